@@ -1,0 +1,56 @@
+/* ffdvb card: one emulated full-featured adapter, its shared state (per card, never per file,
+ * as on av7110) and the semantics of its nodes video0, audio0, osd0, demux0 and frontend0
+ * (../shared/ref/av7110-api.md). It implements struct ffdvb_node_ops for each node and knows
+ * nothing of FUSE. Until the decoder exists, data accepted into the rings is drained at a
+ * steady configurable rate so that flow control behaves as on the card. */
+#ifndef FFDVB_CARD_H
+#define FFDVB_CARD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ffdvb/node.h"
+
+struct event_base;
+struct ffdvb_card;
+
+enum ffdvb_node_type {
+	FFDVB_NODE_VIDEO,
+	FFDVB_NODE_AUDIO,
+	FFDVB_NODE_OSD,
+	FFDVB_NODE_DEMUX,
+	FFDVB_NODE_FRONTEND,
+	FFDVB_NODE_COUNT
+};
+
+/* "video0", "audio0", "osd0", "demux0", "frontend0" */
+const char *ffdvb_node_name(enum ffdvb_node_type type);
+
+struct ffdvb_card_config {
+	int adapter;              /* N of /dev/dvb/adapterN (for messages and status) */
+	uint32_t drain_rate;      /* bytes per second taken from each playing ring; 0 = default */
+	uint32_t osd_memsize;     /* OSD_GET_CAPABILITY(OSD_CAP_MEMSIZE); 0 = default */
+};
+
+#define FFDVB_DEFAULT_DRAIN_RATE 1000000u /* ~8 Mbit/s: an SD stream in real time */
+#define FFDVB_DEFAULT_OSD_MEMSIZE 1000000u /* av7110's 4 MB firmware: one 8-bit window */
+
+/* Creates a card; timers (the drain) run on base. Returns NULL with errno set. */
+struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_card_config *cfg);
+/* Frees the card; all files must have been released. Accepts NULL. */
+void ffdvb_card_free(struct ffdvb_card *card);
+
+/* The ops table and the node pointer to pass as its first argument. */
+const struct ffdvb_node_ops *ffdvb_card_node_ops(enum ffdvb_node_type type);
+void *ffdvb_card_node(struct ffdvb_card *card, enum ffdvb_node_type type);
+
+/* Sets the hook the card calls when something changed on node `type` (see ffdvb_wake_fn). */
+void ffdvb_card_set_wake(struct ffdvb_card *card, enum ffdvb_node_type type, ffdvb_wake_fn fn,
+			 void *ctx);
+
+/* Writes the card's status: per node openers (readers/writers), play and source state, ring
+ * fill, bytes accepted and refused, error counters. json != 0: one JSON object; else a table
+ * for people. Returns 0 or -errno. */
+int ffdvb_card_status(struct ffdvb_card *card, FILE *out, int json);
+
+#endif

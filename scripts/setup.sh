@@ -1,0 +1,23 @@
+#!/bin/sh
+# Install every Debian 12 package that building ffdvb, running ffdvbd and running the whole
+# test suite (including the real-kernel VM tests) need. Idempotent; run as root.
+set -eu
+export DEBIAN_FRONTEND=noninteractive
+
+BUILD="gcc libc6-dev make cmake pkg-config"
+LIBS="libfuse3-dev libevent-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
+      libavfilter-dev libsdl2-dev libdvbv5-dev"
+# test tools: stream generator, VM runner (qemu, Debian's kernel with cuse.ko, a static busybox
+# for the initramfs), 32-bit conformance build, DVB command-line clients
+TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod
+       file procps dvb-tools gcc-multilib"
+
+apt-get update
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends $BUILD $LIBS $TESTS
+
+# The kernel the metapackage points at (for the VM tests); its headers build out-of-tree test
+# drivers (vidtv) for it.
+KVER=$(dpkg-query -W -f='${Depends}' linux-image-amd64 | sed -n 's/.*linux-image-\([^ ,]*\).*/\1/p')
+apt-get install -y --no-install-recommends "linux-headers-$KVER"
+echo "setup: done (VM kernel $KVER)"
