@@ -1,0 +1,260 @@
+/* The card object and the node_ops entry points shared by all five nodes: open counting
+ * (dvb-core dvb_generic_open, §2.1), per-node statistics, wake-up hooks. What each node does
+ * lives in video.c, audio.c, osd_node.c, demux.c and frontend.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/event.h>
+#include <linux/dvb/frontend.h>
+
+#include "card_internal.h"
+
+/* Open limits: users (total), readers (O_RDONLY), writers (O_WRONLY/O_RDWR). */
+static const struct {
+	int users, readers, writers;
+	int full_errno; /* errno when users is exhausted */
+} open_limits[FFDVB_NODE_COUNT] = {
+	[FFDVB_NODE_VIDEO] = { 6, 5, 1, EBUSY },
+	[FFDVB_NODE_AUDIO] = { 1, 0, 1, EBUSY },
+	[FFDVB_NODE_OSD] = { 1, 0, 1, EBUSY },
+	/* dvb-core's demux has no counters, only a filter pool (32 on av7110; dvb_demux_open
+	 * says EMFILE when it is used up). We allow a generous pool. */
+	[FFDVB_NODE_DEMUX] = { 256, 256, 256, EMFILE },
+	/* dvb_frontend: one writer, any number of read-only openers */
+	[FFDVB_NODE_FRONTEND] = { INT_MAX, INT_MAX, 1, EBUSY },
+};
+
+static const struct card_node_impl *const impls[FFDVB_NODE_COUNT] = {
+	[FFDVB_NODE_VIDEO] = &card_video_impl,
+	[FFDVB_NODE_AUDIO] = &card_audio_impl,
+	[FFDVB_NODE_OSD] = &card_osd_impl,
+	[FFDVB_NODE_DEMUX] = &card_demux_impl,
+	[FFDVB_NODE_FRONTEND] = &card_frontend_impl,
+};
+
+const char *ffdvb_node_name(enum ffdvb_node_type type)
+{
+	static const char *const names[FFDVB_NODE_COUNT] = {
+		"video0", "audio0", "osd0", "demux0", "frontend0"
+	};
+
+	return (unsigned int)type < FFDVB_NODE_COUNT ? names[type] : "?";
+}
+
+static uint64_t monotonic_ns(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t card_now(struct ffdvb_card *card)
+{
+	return card->now_ns(card->now_ctx);
+}
+
+static void drain_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	card_drain_tick(arg);
+}
+
+struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_card_config *cfg)
+{
+	struct ffdvb_card *card = calloc(1, sizeof(*card));
+
+	if (!card)
+		return NULL;
+	card->base = base;
+	if (cfg)
+		card->cfg = *cfg;
+	if (!card->cfg.drain_rate)
+		card->cfg.drain_rate = FFDVB_DEFAULT_DRAIN_RATE;
+	if (!card->cfg.osd_memsize)
+		card->cfg.osd_memsize = FFDVB_DEFAULT_OSD_MEMSIZE;
+	card->now_ns = monotonic_ns;
+	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
+		card->nodes[t].card = card;
+		card->nodes[t].type = t;
+	}
+
+	/* §3 initial state */
+	card->video.stream_source = FFDVB_VIDEO_SOURCE_DEMUX;
+	card->video.play_state = FFDVB_VIDEO_STOPPED;
+	card->video.video_format = FFDVB_VIDEO_FORMAT_4_3;
+	card->video.display_format = FFDVB_VIDEO_LETTER_BOX;
+	card->audio.play_state = FFDVB_AUDIO_STOPPED;
+	card->audio.stream_source = FFDVB_AUDIO_SOURCE_DEMUX;
+	card->audio.channel_select = FFDVB_AUDIO_STEREO;
+	card->mixer.volume_left = card->mixer.volume_right = 255;
+	card->osd_win = 1;
+	for (int i = 0; i < FFDVB_DMX_PES_OTHER; i++)
+		card->dmx_pids[i] = 0xffff; /* dvb_demux's "no PID" */
+	card->fe_delsys = SYS_DVBS;
+
+	card->drain_ev = event_new(base, -1, EV_PERSIST, drain_cb, card);
+	if (!card->drain_ev || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
+	    card_ring_init(&card->aring, CARD_AUDIO_RING_SIZE)) {
+		ffdvb_card_free(card);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return card;
+}
+
+void ffdvb_card_free(struct ffdvb_card *card)
+{
+	if (!card)
+		return;
+	if (card->drain_ev)
+		event_free(card->drain_ev);
+	card_ring_release(&card->vring);
+	card_ring_release(&card->aring);
+	free(card);
+}
+
+void *ffdvb_card_node(struct ffdvb_card *card, enum ffdvb_node_type type)
+{
+	return (unsigned int)type < FFDVB_NODE_COUNT ? &card->nodes[type] : NULL;
+}
+
+void ffdvb_card_set_wake(struct ffdvb_card *card, enum ffdvb_node_type type, ffdvb_wake_fn fn,
+			 void *ctx)
+{
+	if ((unsigned int)type >= FFDVB_NODE_COUNT)
+		return;
+	card->nodes[type].wake = fn;
+	card->nodes[type].wake_ctx = ctx;
+}
+
+void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type)
+{
+	struct card_node *n = &card->nodes[type];
+
+	if (n->wake)
+		n->wake(n->wake_ctx);
+}
+
+void card_wake_av(struct ffdvb_card *card)
+{
+	card_wake(card, FFDVB_NODE_VIDEO);
+	card_wake(card, FFDVB_NODE_AUDIO);
+}
+
+/* ---- node_ops: counting and statistics, then the node's own implementation ---------------- */
+
+static int node_open(void *node_ptr, int flags, void **file)
+{
+	struct card_node *node = node_ptr;
+	int writer = (flags & O_ACCMODE) != O_RDONLY;
+	struct card_file *f;
+
+	if (node->users >= open_limits[node->type].users)
+		return -open_limits[node->type].full_errno;
+	if (writer ? node->writers >= open_limits[node->type].writers
+		   : node->readers >= open_limits[node->type].readers)
+		return -EBUSY;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->node = node;
+	f->flags = flags;
+	f->writer = writer;
+	node->users++;
+	if (writer)
+		node->writers++;
+	else
+		node->readers++;
+	if (impls[node->type]->opened)
+		impls[node->type]->opened(f);
+	*file = f;
+	return 0;
+}
+
+static void node_release(void *file)
+{
+	struct card_file *f = file;
+	struct card_node *node = f->node;
+
+	if (impls[node->type]->released)
+		impls[node->type]->released(f);
+	node->users--;
+	if (f->writer)
+		node->writers--;
+	else
+		node->readers--;
+	free(f);
+}
+
+/* waiting is not an error: EAGAIN/EWOULDBLOCK, EBLOCK and EINTR are not counted */
+static void count_result(struct card_node *node, long r)
+{
+	if (r < 0 && r != -EAGAIN && r != -EWOULDBLOCK && r != -FFDVB_EBLOCK && r != -EINTR)
+		node->errors++;
+}
+
+static ssize_t node_read(void *file, void *buf, size_t len, int nonblock)
+{
+	struct card_file *f = file;
+	ssize_t r = impls[f->node->type]->read ? impls[f->node->type]->read(f, buf, len, nonblock)
+					       : -EINVAL;
+
+	count_result(f->node, r);
+	return r;
+}
+
+/* bytes_refused counts the bytes of a call that were not taken because of flow control (a
+ * short count or EAGAIN; a blocking writer retries, so its bytes may be counted again). */
+static ssize_t node_write(void *file, const void *buf, size_t len, int nonblock)
+{
+	struct card_file *f = file;
+	ssize_t r = impls[f->node->type]->write ? impls[f->node->type]->write(f, buf, len, nonblock)
+						: -EINVAL;
+
+	if (r >= 0) {
+		f->node->bytes_accepted += (size_t)r;
+		f->node->bytes_refused += len - (size_t)r;
+	} else if (r == -EAGAIN) {
+		f->node->bytes_refused += len;
+	}
+	count_result(f->node, r);
+	return r;
+}
+
+static int node_ioctl(void *file, struct ffdvb_ioctl *io)
+{
+	struct card_file *f = file;
+	int r = impls[f->node->type]->ioctl(f, io);
+
+	count_result(f->node, r);
+	return r;
+}
+
+static unsigned int node_poll(void *file)
+{
+	struct card_file *f = file;
+
+	return impls[f->node->type]->poll(f);
+}
+
+static const struct ffdvb_node_ops card_ops = {
+	.open = node_open,
+	.release = node_release,
+	.read = node_read,
+	.write = node_write,
+	.ioctl = node_ioctl,
+	.poll = node_poll,
+};
+
+/* one table serves all nodes: the node pointer says which one */
+const struct ffdvb_node_ops *ffdvb_card_node_ops(enum ffdvb_node_type type)
+{
+	return (unsigned int)type < FFDVB_NODE_COUNT ? &card_ops : NULL;
+}

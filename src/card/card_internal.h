@@ -1,0 +1,215 @@
+/* Private state of the emulated card (src/card only). All state is per card, never per file, as
+ * on av7110 (../shared/ref/av7110-api.md §3); a file only remembers its node, access mode and,
+ * on demux0, its own filter. */
+#ifndef FFDVB_CARD_INTERNAL_H
+#define FFDVB_CARD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ffdvb/abi.h"
+#include "ffdvb/card.h"
+
+/* ---- byte ring (ring.c): usable capacity is size - 1, like dvb_ringbuffer ---------------- */
+
+struct card_ring {
+	uint8_t *buf;
+	size_t size;
+	size_t rd, wr;
+};
+
+int card_ring_init(struct card_ring *r, size_t size);
+void card_ring_release(struct card_ring *r);
+size_t card_ring_fill(const struct card_ring *r);
+size_t card_ring_space(const struct card_ring *r);
+/* Copies min(len, space) bytes in; returns the count copied. */
+size_t card_ring_put(struct card_ring *r, const void *data, size_t len);
+/* Removes up to len bytes from the read side (the decoder's consumption); returns the count. */
+size_t card_ring_skip(struct card_ring *r, size_t len);
+void card_ring_flush(struct card_ring *r);
+
+#define CARD_VIDEO_RING_SIZE 131072
+#define CARD_AUDIO_RING_SIZE 65536
+#define CARD_FREE_COND_PES 20480 /* §4.1 FREE_COND: free bytes needed before a PES chunk */
+#define CARD_FREE_COND_TS 4096   /* §4.1 FREE_COND_TS: free bytes needed before a TS packet */
+#define CARD_PES_CHUNK 4096      /* PES writes are consumed in chunks of this size */
+#define CARD_TS_SIZE 188
+
+/* ---- nodes and files -------------------------------------------------------------------- */
+
+struct ffdvb_card;
+
+struct card_node {
+	struct ffdvb_card *card;
+	enum ffdvb_node_type type;
+	int users, readers, writers; /* current openers */
+	uint64_t bytes_accepted, bytes_refused, errors;
+	ffdvb_wake_fn wake;
+	void *wake_ctx;
+};
+
+/* demux0 filter of one file (dvb-core dmxdev: one filter per open) */
+enum card_dmx_state { CARD_DMX_ALLOCATED, CARD_DMX_SET, CARD_DMX_GO };
+enum card_dmx_type { CARD_DMX_NONE, CARD_DMX_SECTION, CARD_DMX_PES };
+
+struct card_dmx_filter {
+	enum card_dmx_state state;
+	enum card_dmx_type type;
+	struct ffdvb_dmx_pes_filter_params pes;
+	struct ffdvb_dmx_sct_filter_params sct;
+	uint16_t pids[32]; /* DMX_ADD_PID list (pes.pid is pids[0]) */
+	int npids;
+	int decoder_feed;  /* holds card->dmx_decoder[pes.pes_type] */
+	int buffer_allocated; /* dvb-core allocates the read buffer at the first start */
+	size_t buffer_size;
+};
+
+struct card_file {
+	struct card_node *node;
+	int flags;
+	int writer; /* opened O_WRONLY or O_RDWR */
+	struct card_dmx_filter dmx;
+};
+
+/* ---- card state ------------------------------------------------------------------------- */
+
+#define CARD_PLAY_VIDEO 1u /* bits of card->playing (§3) */
+#define CARD_PLAY_AUDIO 2u
+
+enum card_trick { CARD_TRICK_NONE, CARD_TRICK_FAST, CARD_TRICK_SLOW, CARD_TRICK_FREEZE };
+
+#define CARD_EVENT_SLOTS 8 /* §9.4: ring of 8 slots, at most 7 pending */
+
+#define CARD_OSD_WINDOWS 7
+
+struct card_osd_window {
+	int open;
+	int visible;
+	int positioned;
+	int x, y;         /* absolute screen position (when positioned) */
+	int w, h;
+	int depth_index;  /* av7110 bookkeeping: (color - 1) & 7 for OSD_Open */
+	int bpp;          /* 1/2/4/8 */
+	int raw_type;     /* OSD_OpenRaw type, -1 for OSD_Open windows */
+};
+
+#define CARD_DTV_PROPS 80 /* > DTV_MAX_COMMAND of current uapi */
+
+struct ffdvb_card {
+	struct event_base *base;
+	struct ffdvb_card_config cfg;
+	struct card_node nodes[FFDVB_NODE_COUNT];
+
+	/* host -> decoder playback (§3) */
+	unsigned int playing;
+	unsigned int rec_mode; /* firmware PES recording; always 0 until the demux issue */
+	struct ffdvb_video_status video;
+	struct ffdvb_audio_status audio;
+	int video_blank_internal; /* av7110 sets an unused flag on writer open; never reported */
+	enum card_trick trick;
+	unsigned long slow_count;
+	int display_ar; /* VIDEO_SET_FORMAT: TV aspect 0 = 4:3, 1 = 16:9 */
+	struct ffdvb_video_size video_size;
+	struct ffdvb_audio_mixer mixer; /* AUDIO_SET_MIXER, never reported */
+	/* clients.md §2.9: AUDIO_SET_MUTE(1) mutes "until audio is (re)started"; mute_state stays as
+	 * reported, effective_mute is what the decoder will apply */
+	int effective_mute;
+	struct card_ring vring, aring;
+
+	struct ffdvb_video_event events[CARD_EVENT_SLOTS];
+	unsigned int ev_rd, ev_wr;
+	int ev_overflow;
+
+	/* drain stand-in for the decoder (playback.c) */
+	struct event *drain_ev;
+	int drain_running;
+	uint64_t drain_last_ns;
+	uint64_t drain_frac; /* sub-byte remainder, in bytes * 1e9 */
+
+	/* STC stand-in (playback.c) */
+	uint64_t stc_base;   /* 90 kHz ticks at stc_anchor_ns */
+	uint64_t stc_anchor_ns;
+	int stc_running;
+
+	/* monotonic clock in ns; tests replace it */
+	uint64_t (*now_ns)(void *ctx);
+	void *now_ctx;
+
+	struct {
+		uint32_t size;
+		uint32_t fnv1a;
+	} last_still;
+	struct {
+		int32_t cmd;
+		uint32_t size;
+		uint32_t fnv1a;
+	} last_osd_data;
+
+	/* osd0 */
+	int osd_win; /* current window 1..7 */
+	struct card_osd_window osd[CARD_OSD_WINDOWS + 1];
+
+	/* demux0: one decoder feed per pes_type (dvb_demux pesfilter[]), and the PIDs it set */
+	struct card_file *dmx_decoder[FFDVB_DMX_PES_OTHER];
+	uint16_t dmx_pids[FFDVB_DMX_PES_OTHER];
+
+	/* frontend0 */
+	uint32_t fe_delsys;
+	uint32_t fe_props[CARD_DTV_PROPS];
+};
+
+/* ---- per node implementations ---------------------------------------------------------- */
+
+struct card_node_impl {
+	void (*opened)(struct card_file *f);   /* side effects after the counters allowed it */
+	void (*released)(struct card_file *f);
+	ssize_t (*read)(struct card_file *f, void *buf, size_t len, int nonblock);
+	ssize_t (*write)(struct card_file *f, const void *buf, size_t len, int nonblock);
+	int (*ioctl)(struct card_file *f, struct ffdvb_ioctl *io);
+	unsigned int (*poll)(struct card_file *f);
+};
+
+extern const struct card_node_impl card_video_impl;
+extern const struct card_node_impl card_audio_impl;
+extern const struct card_node_impl card_osd_impl;
+extern const struct card_node_impl card_demux_impl;
+extern const struct card_node_impl card_frontend_impl;
+
+/* ---- shared helpers --------------------------------------------------------------------- */
+
+void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type);
+void card_wake_av(struct ffdvb_card *card); /* video0 and audio0: their masks share both rings */
+uint64_t card_now(struct ffdvb_card *card);
+
+/* playback.c: §4.4 start_play / av_stop, the drain timer and the STC */
+int card_start_play(struct ffdvb_card *card, unsigned int what);
+void card_av_stop(struct ffdvb_card *card, unsigned int what);
+void card_play_state_changed(struct ffdvb_card *card); /* re-evaluates drain timer and STC */
+void card_drain_tick(struct ffdvb_card *card);
+uint64_t card_stc(struct ffdvb_card *card);
+/* The decoder calls this when it (re)starts decoding audio (new live PID, start of playback):
+ * the firmware un-mutes then, which VDR relies on after its AUDIO_SET_MUTE(1) (clients.md §2.9). */
+void card_audio_decoding_started(struct ffdvb_card *card);
+int card_free_cond(const struct ffdvb_card *card); /* both rings >= 20480 free */
+
+/* write.c: the memory data path of video0/audio0 */
+ssize_t card_av_write(struct ffdvb_card *card, enum ffdvb_node_type type, const void *buf,
+		      size_t len);
+/* Feeds PES bytes written to node `type` into the decoder rings; returns bytes taken. */
+size_t card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *data,
+		     size_t len);
+
+/* events.c (§9.4) */
+void card_events_reset(struct ffdvb_card *card);
+int card_events_pending(const struct ffdvb_card *card);
+void card_queue_event(struct ffdvb_card *card, const struct ffdvb_video_event *ev);
+/* The decoder reports a (new) picture size: updates VIDEO_GET_SIZE and video_format and queues
+ * VIDEO_EVENT_SIZE_CHANGED. mpeg_aspect is the MPEG aspect_ratio_information code. */
+void card_video_size_changed(struct ffdvb_card *card, int w, int h, int mpeg_aspect);
+int card_get_event(struct ffdvb_card *card, struct ffdvb_ioctl *io);
+
+/* still.c */
+int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io);
+
+#endif

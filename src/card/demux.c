@@ -1,0 +1,203 @@
+/* demux0: the dvb-core dmxdev behaviour an application of the card sees (§8, clients.md §1.3):
+ * one filter per open file, one decoder feed per pes_type per card, DMX_GET_STC. No TS flows
+ * yet (tuning and the real demux are later issues), so nothing is ever readable. */
+#include <errno.h>
+#include <string.h>
+
+#include "card_internal.h"
+
+#define DMX_MAX_PID 0x2000 /* dvb_demux accepts 0..0x2000 for TS feeds */
+
+static void filter_stop(struct card_file *f)
+{
+	struct card_dmx_filter *flt = &f->dmx;
+	struct ffdvb_card *card = f->node->card;
+
+	if (flt->state < CARD_DMX_GO)
+		return;
+	if (flt->decoder_feed && card->dmx_decoder[flt->pes.pes_type] == f)
+		card->dmx_decoder[flt->pes.pes_type] = NULL;
+	flt->decoder_feed = 0;
+	flt->state = CARD_DMX_SET;
+}
+
+/* dvb_dmx ts_feed set(): a feed with pes_type < DMX_PES_OTHER is a decoder feed, whatever
+ * its output, and only one may exist per pes_type. */
+static int start_pes(struct card_file *f)
+{
+	struct card_dmx_filter *flt = &f->dmx;
+	struct ffdvb_card *card = f->node->card;
+	int type = flt->pes.pes_type;
+
+	for (int i = 0; i < flt->npids; i++) {
+		if (flt->pids[i] > DMX_MAX_PID)
+			return -EINVAL;
+		if (type < 0 || type >= FFDVB_DMX_PES_OTHER)
+			continue;
+		if (card->dmx_decoder[type] && card->dmx_decoder[type] != f)
+			return -EINVAL;
+		card->dmx_decoder[type] = f;
+		card->dmx_pids[type] = flt->pids[i];
+		flt->decoder_feed = 1;
+		/* The decoder issue routes the PID (0x1FFF clears all decoder PIDs on av7110).
+		 * clients.md §2.9: a new audio decoder PID restarts audio, which un-mutes. */
+		if (type == FFDVB_DMX_PES_AUDIO0)
+			card->effective_mute = 0;
+	}
+	return 0;
+}
+
+static int filter_start(struct card_file *f)
+{
+	struct card_dmx_filter *flt = &f->dmx;
+	int r = 0;
+
+	if (flt->state < CARD_DMX_SET)
+		return -EINVAL;
+	filter_stop(f);
+	flt->buffer_allocated = 1;
+	if (flt->type == CARD_DMX_PES)
+		r = start_pes(f);
+	else if (flt->sct.pid > 0x1fff)
+		r = -EINVAL;
+	if (r < 0) {
+		flt->state = CARD_DMX_GO; /* so that filter_stop releases a partial start */
+		filter_stop(f);
+		return r;
+	}
+	flt->state = CARD_DMX_GO;
+	return 0;
+}
+
+static int add_pid(struct card_file *f, uint16_t pid)
+{
+	struct card_dmx_filter *flt = &f->dmx;
+
+	if (flt->type != CARD_DMX_PES || flt->state < CARD_DMX_SET)
+		return -EINVAL;
+	/* only TS packet filters (DMX_OUT_TSDEMUX_TAP) may have several PIDs */
+	if (flt->pes.output != FFDVB_DMX_OUT_TSDEMUX_TAP && flt->npids > 0)
+		return -EINVAL;
+	if (flt->npids >= (int)(sizeof(flt->pids) / sizeof(flt->pids[0])))
+		return -ENOMEM;
+	flt->pids[flt->npids++] = pid;
+	return flt->state >= CARD_DMX_GO ? filter_start(f) : 0;
+}
+
+static int remove_pid(struct card_file *f, uint16_t pid)
+{
+	struct card_dmx_filter *flt = &f->dmx;
+	int j = 0;
+
+	if (flt->type != CARD_DMX_PES || flt->state < CARD_DMX_SET)
+		return -EINVAL;
+	for (int i = 0; i < flt->npids; i++)
+		if (flt->pids[i] != pid)
+			flt->pids[j++] = flt->pids[i];
+	flt->npids = j;
+	return 0;
+}
+
+static int set_pes_filter(struct card_file *f, const struct ffdvb_dmx_pes_filter_params *p)
+{
+	struct card_dmx_filter *flt = &f->dmx;
+	int r;
+
+	filter_stop(f);
+	flt->type = CARD_DMX_PES;
+	flt->pes = *p;
+	flt->npids = 0;
+	flt->state = CARD_DMX_SET;
+	if (p->pes_type > FFDVB_DMX_PES_OTHER || p->pes_type < 0)
+		return -EINVAL;
+	r = add_pid(f, p->pid);
+	if (r < 0)
+		return r;
+	return (p->flags & FFDVB_DMX_IMMEDIATE_START) ? filter_start(f) : 0;
+}
+
+static int set_sct_filter(struct card_file *f, const struct ffdvb_dmx_sct_filter_params *p)
+{
+	struct card_dmx_filter *flt = &f->dmx;
+
+	filter_stop(f);
+	flt->type = CARD_DMX_SECTION;
+	flt->sct = *p;
+	flt->state = CARD_DMX_SET;
+	return (p->flags & FFDVB_DMX_IMMEDIATE_START) ? filter_start(f) : 0;
+}
+
+static int demux_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
+{
+	struct ffdvb_card *card = f->node->card;
+
+	switch (io->cmd) {
+	case FFDVB_DMX_START:
+		return filter_start(f);
+	case FFDVB_DMX_STOP:
+		filter_stop(f);
+		return 0;
+	case FFDVB_DMX_SET_FILTER:
+		return set_sct_filter(f, io->buf);
+	case FFDVB_DMX_SET_PES_FILTER:
+		return set_pes_filter(f, io->buf);
+	case FFDVB_DMX_SET_BUFFER_SIZE:
+		if (f->dmx.state >= CARD_DMX_GO)
+			return -EBUSY;
+		f->dmx.buffer_size = io->arg;
+		f->dmx.buffer_allocated = 0; /* reallocated at the next start */
+		return 0;
+	case FFDVB_DMX_GET_PES_PIDS:
+		memcpy(io->buf, card->dmx_pids, 5 * sizeof(uint16_t));
+		return 0;
+	case FFDVB_DMX_GET_STC: {
+		struct ffdvb_dmx_stc *stc = io->buf;
+
+		if (stc->num != 0)
+			return -EINVAL;
+		stc->base = 1;
+		stc->stc = card_stc(card); /* 33 bits, 90 kHz (playback.c) */
+		return 0;
+	}
+	case FFDVB_DMX_ADD_PID:
+		return add_pid(f, *(const uint16_t *)io->buf);
+	case FFDVB_DMX_REMOVE_PID:
+		return remove_pid(f, *(const uint16_t *)io->buf);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static void demux_released(struct card_file *f)
+{
+	filter_stop(f); /* frees the decoder feed; the firmware keeps its PIDs (§8.1) */
+}
+
+/* dvb-core returns 0 (EOF) before a filter has ever been started: no buffer yet */
+static ssize_t demux_read(struct card_file *f, void *buf, size_t len, int nonblock)
+{
+	(void)buf, (void)len;
+	if (!f->dmx.buffer_allocated)
+		return 0;
+	return nonblock ? -EWOULDBLOCK : -FFDVB_EBLOCK;
+}
+
+static ssize_t demux_write(struct card_file *f, const void *buf, size_t len, int nonblock)
+{
+	(void)f, (void)buf, (void)len, (void)nonblock;
+	return -EINVAL; /* no write op on demux0 (dvr0 takes TS) */
+}
+
+static unsigned int demux_poll(struct card_file *f)
+{
+	(void)f;
+	return 0; /* never readable yet */
+}
+
+const struct card_node_impl card_demux_impl = {
+	.released = demux_released,
+	.read = demux_read,
+	.write = demux_write,
+	.ioctl = demux_ioctl,
+	.poll = demux_poll,
+};

@@ -1,0 +1,60 @@
+/* Byte ring between the write path and the decoder (stand-in: the drain). One byte stays free
+ * so that rd == wr means empty, which gives the usable capacity size - 1 of dvb_ringbuffer. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "card_internal.h"
+
+int card_ring_init(struct card_ring *r, size_t size)
+{
+	r->buf = malloc(size);
+	if (!r->buf)
+		return -ENOMEM;
+	r->size = size;
+	r->rd = r->wr = 0;
+	return 0;
+}
+
+void card_ring_release(struct card_ring *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+}
+
+size_t card_ring_fill(const struct card_ring *r)
+{
+	return (r->wr + r->size - r->rd) % r->size;
+}
+
+size_t card_ring_space(const struct card_ring *r)
+{
+	return r->size - 1 - card_ring_fill(r);
+}
+
+size_t card_ring_put(struct card_ring *r, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t n = len < card_ring_space(r) ? len : card_ring_space(r);
+	size_t first = r->size - r->wr;
+
+	if (first > n)
+		first = n;
+	memcpy(r->buf + r->wr, p, first);
+	memcpy(r->buf, p + first, n - first);
+	r->wr = (r->wr + n) % r->size;
+	return n;
+}
+
+size_t card_ring_skip(struct card_ring *r, size_t len)
+{
+	size_t n = len < card_ring_fill(r) ? len : card_ring_fill(r);
+
+	r->rd = (r->rd + n) % r->size;
+	return n;
+}
+
+void card_ring_flush(struct card_ring *r)
+{
+	r->rd = r->wr = 0;
+}

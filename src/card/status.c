@@ -1,0 +1,103 @@
+/* ffdvb_card_status: the card as the control socket reports it (JSON keys fixed in
+ * notes/common.md; the conformance tool and the VM tests read them). */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "card_internal.h"
+
+static const char *video_state_name(int s)
+{
+	return s == FFDVB_VIDEO_PLAYING ? "PLAYING" : s == FFDVB_VIDEO_FREEZED ? "FREEZED"
+										  : "STOPPED";
+}
+
+static const char *audio_state_name(int s)
+{
+	return s == FFDVB_AUDIO_PLAYING ? "PLAYING" : s == FFDVB_AUDIO_PAUSED ? "PAUSED"
+										 : "STOPPED";
+}
+
+/* stored unvalidated: anything but 1 counts as "not memory" (§4.1) */
+static const char *source_name(int s)
+{
+	return s == 1 ? "MEMORY" : "DEMUX";
+}
+
+static void status_json(struct ffdvb_card *card, FILE *out)
+{
+	fprintf(out, "{\"adapter\":%d,\"nodes\":{", card->cfg.adapter);
+	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
+		const struct card_node *n = &card->nodes[t];
+
+		fprintf(out,
+			"%s\"%s\":{\"openers\":%d,\"readers\":%d,\"writers\":%d,"
+			"\"bytes_accepted\":%" PRIu64 ",\"bytes_refused\":%" PRIu64
+			",\"errors\":%" PRIu64 "}",
+			t ? "," : "", ffdvb_node_name(t), n->users, n->readers, n->writers,
+			n->bytes_accepted, n->bytes_refused, n->errors);
+	}
+	fprintf(out,
+		"},\"video\":{\"play_state\":\"%s\",\"stream_source\":\"%s\",\"ring_fill\":%zu,"
+		"\"ring_size\":%zu,\"playing\":%s,\"video_blank\":%d,\"display_format\":%d,"
+		"\"video_format\":%d,\"size\":[%d,%d,%d]},",
+		video_state_name(card->video.play_state), source_name(card->video.stream_source),
+		card_ring_fill(&card->vring), card->vring.size,
+		(card->playing & CARD_PLAY_VIDEO) ? "true" : "false", card->video.video_blank,
+		card->video.display_format, card->video.video_format, card->video_size.w,
+		card->video_size.h, card->video_size.aspect_ratio);
+	fprintf(out,
+		"\"audio\":{\"play_state\":\"%s\",\"stream_source\":\"%s\",\"ring_fill\":%zu,"
+		"\"ring_size\":%zu,\"playing\":%s,\"mute\":%d,\"effective_mute\":%d,"
+		"\"av_sync\":%d,\"channel_select\":%d,\"bypass_mode\":%d},",
+		audio_state_name(card->audio.play_state), source_name(card->audio.stream_source),
+		card_ring_fill(&card->aring), card->aring.size,
+		(card->playing & CARD_PLAY_AUDIO) ? "true" : "false", card->audio.mute_state,
+		card->effective_mute, card->audio.AV_sync_state, card->audio.channel_select,
+		card->audio.bypass_mode);
+	fprintf(out, "\"stc\":%" PRIu64 ",\"osd_window\":%d,", card_stc(card), card->osd_win);
+	fprintf(out, "\"last_still\":{\"size\":%" PRIu32 ",\"fnv1a\":%" PRIu32 "},",
+		card->last_still.size, card->last_still.fnv1a);
+	fprintf(out, "\"last_osd_data\":{\"cmd\":%" PRId32 ",\"size\":%" PRIu32 ",\"fnv1a\":%" PRIu32
+		     "}}\n",
+		card->last_osd_data.cmd, card->last_osd_data.size, card->last_osd_data.fnv1a);
+}
+
+static void status_table(struct ffdvb_card *card, FILE *out)
+{
+	fprintf(out, "ffdvb adapter %d\n", card->cfg.adapter);
+	fprintf(out, "%-10s %7s %7s %7s %14s %14s %8s\n", "node", "openers", "readers", "writers",
+		"bytes_accepted", "bytes_refused", "errors");
+	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
+		const struct card_node *n = &card->nodes[t];
+
+		fprintf(out, "%-10s %7d %7d %7d %14" PRIu64 " %14" PRIu64 " %8" PRIu64 "\n",
+			ffdvb_node_name(t), n->users, n->readers, n->writers, n->bytes_accepted,
+			n->bytes_refused, n->errors);
+	}
+	fprintf(out, "video: %s, source %s, ring %zu/%zu, %s, size %dx%d aspect %d\n",
+		video_state_name(card->video.play_state), source_name(card->video.stream_source),
+		card_ring_fill(&card->vring), card->vring.size,
+		(card->playing & CARD_PLAY_VIDEO) ? "playing from memory" : "not playing",
+		card->video_size.w, card->video_size.h, card->video_size.aspect_ratio);
+	fprintf(out, "audio: %s, source %s, ring %zu/%zu, %s, mute %d (effective %d)\n",
+		audio_state_name(card->audio.play_state), source_name(card->audio.stream_source),
+		card_ring_fill(&card->aring), card->aring.size,
+		(card->playing & CARD_PLAY_AUDIO) ? "playing from memory" : "not playing",
+		card->audio.mute_state, card->effective_mute);
+	fprintf(out, "stc: %" PRIu64 "\n", card_stc(card));
+	fprintf(out, "last still picture: %" PRIu32 " bytes, fnv1a %" PRIu32 "\n",
+		card->last_still.size, card->last_still.fnv1a);
+	fprintf(out, "last osd data: cmd %" PRId32 ", %" PRIu32 " bytes, fnv1a %" PRIu32 "\n",
+		card->last_osd_data.cmd, card->last_osd_data.size, card->last_osd_data.fnv1a);
+}
+
+int ffdvb_card_status(struct ffdvb_card *card, FILE *out, int json)
+{
+	if (!card || !out)
+		return -EINVAL;
+	if (json)
+		status_json(card, out);
+	else
+		status_table(card, out);
+	return ferror(out) ? -EIO : 0;
+}

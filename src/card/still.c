@@ -1,0 +1,73 @@
+/* VIDEO_STILLPICTURE (§4.4, §9.5): the raw video elementary stream is queued behind a synthetic
+ * unbounded PES header, n = 400000 / size + 1 times, so that the decoder pipeline is pushed
+ * through. The caller blocks until everything is queued; O_NONBLOCK is ignored.
+ *
+ * io->progress: 0 on the first call; afterwards 1 + the bytes of the virtual stream
+ * (header + n copies) already queued. */
+#include <errno.h>
+
+#include "ffdvb/checksum.h"
+
+#include "card_internal.h"
+
+/* PES header, stream 0xE0, PES_packet_length 0, MPEG-2 flags, no PTS */
+static const uint8_t still_pes_header[] = { 0x00, 0x00, 0x01, 0xe0, 0x00, 0x00, 0x80, 0x00, 0x00 };
+#define STILL_MIN_BYTES 400000u
+
+static int still_begin(struct ffdvb_card *card, struct ffdvb_ioctl *io, uint32_t size)
+{
+	card->video.stream_source = FFDVB_VIDEO_SOURCE_MEMORY; /* persists after the call */
+	card_ring_flush(&card->vring);
+	card_wake_av(card);
+	if (size == 0)
+		return 0;
+	if (!(card->playing & CARD_PLAY_VIDEO) && card_start_play(card, CARD_PLAY_VIDEO) < 0)
+		return -EBUSY;
+	if (io->data_fault || !io->data || io->data_len != size)
+		return -EFAULT;
+	card->last_still.size = size;
+	card->last_still.fnv1a = ffdvb_fnv1a(FFDVB_FNV1A_INIT, io->data, size);
+	/* av7110 also scans the data for a sequence extension and freezes progressive pictures;
+	 * that belongs to the decoder issue. */
+	io->progress = 1;
+	return 1;
+}
+
+int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
+{
+	const struct ffdvb_video_still_picture *sp = io->buf;
+	uint32_t size = (uint32_t)sp->size;
+	const uint8_t *data = io->data;
+	size_t hdr = sizeof(still_pes_header), total, pos;
+
+	if (io->progress == 0) {
+		int r = still_begin(card, io, size);
+
+		if (r <= 0)
+			return r;
+	}
+	total = hdr + (size_t)(STILL_MIN_BYTES / size + 1) * size;
+	pos = io->progress - 1;
+	/* same chunking and free-space rule as a blocking PES write (dvb_play) */
+	while (pos < total && card_free_cond(card)) {
+		size_t n;
+
+		if (pos < hdr) {
+			n = hdr - pos;
+			card_feed_pes(card, FFDVB_NODE_VIDEO, still_pes_header + pos, n);
+		} else {
+			size_t off = (pos - hdr) % size;
+
+			n = CARD_PES_CHUNK - off % CARD_PES_CHUNK;
+			if (n > size - off)
+				n = size - off;
+			card_feed_pes(card, FFDVB_NODE_VIDEO, data + off, n);
+		}
+		pos += n;
+	}
+	io->progress = pos + 1;
+	card_wake_av(card);
+	if (pos < total)
+		return io->interrupted ? 0 : -FFDVB_EBLOCK; /* a signal ends it quietly */
+	return 0;
+}
