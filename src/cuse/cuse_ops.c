@@ -1,0 +1,344 @@
+/* CUSE request handlers (open, release, read, write, poll) as thin shims onto the node ops,
+ * plus the requests that wait: kept in a FIFO per device, retried in order after a wake-up,
+ * answered with EINTR semantics after a FUSE interrupt or when their file goes away. */
+#include "cuse_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+static struct cuse_file *file_of(struct fuse_file_info *fi)
+{
+	return (struct cuse_file *)(uintptr_t)fi->fh;
+}
+
+/* The interrupt callback may run inside fuse_req_interrupt_func(), where answering the
+ * request would free it under libfuse's feet: only mark it and let the wake event answer. */
+static void on_interrupt(fuse_req_t req, void *data)
+{
+	struct cuse_pending *p = data;
+
+	(void)req;
+	p->interrupted = 1;
+	event_active(p->cf->dev->ev_wake, 0, 0);
+}
+
+void ffdvb_cuse_pending_add(struct ffdvb_cuse_dev *dev, struct cuse_pending *p)
+{
+	struct cuse_pending **tail = &dev->pending;
+
+	while (*tail)
+		tail = &(*tail)->next;
+	p->next = NULL;
+	*tail = p;
+	fuse_req_interrupt_func(p->req, on_interrupt, p);
+}
+
+static void pending_free(struct cuse_pending *p)
+{
+	if (p->call)
+		ffdvb_cuse_ioctl_call_free(p->call);
+	free(p->data);
+	free(p);
+}
+
+/* ---- read -------------------------------------------------------------------------------- */
+
+/* Returns 1 when answered. */
+static int read_step(struct cuse_pending *p)
+{
+	const struct ffdvb_node_ops *ops = p->cf->dev->ops;
+	ssize_t n = ops->read(p->cf->file, p->data, p->len, p->nonblock);
+
+	if (n == -FFDVB_EBLOCK) {
+		if (!p->nonblock && !p->interrupted)
+			return 0;
+		n = p->interrupted ? -EINTR : -EAGAIN;
+	}
+	if (n < 0)
+		fuse_reply_err(p->req, (int)-n);
+	else
+		fuse_reply_buf(p->req, p->data, (size_t)n);
+	return 1;
+}
+
+static void cuse_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct cuse_file *cf = file_of(fi);
+	struct cuse_pending *p;
+
+	(void)off;
+	if (!cf->dev->ops->read) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p)
+		p->data = malloc(size ? size : 1);
+	if (!p || !p->data) {
+		free(p);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	p->kind = PENDING_READ;
+	p->req = req;
+	p->cf = cf;
+	p->len = size;
+	p->nonblock = !!(fi->flags & O_NONBLOCK);
+	if (read_step(p))
+		pending_free(p);
+	else
+		ffdvb_cuse_pending_add(cf->dev, p);
+}
+
+/* ---- write ------------------------------------------------------------------------------- */
+
+/* Feeds the rest of the data to the node. A blocking writer continues after partial
+ * progress; an interrupted one gets the bytes taken so far, possibly 0 (av7110 semantics).
+ * Returns 1 when answered. */
+static int write_step(struct cuse_pending *p, const char *data)
+{
+	const struct ffdvb_node_ops *ops = p->cf->dev->ops;
+	ssize_t err = 0;
+
+	while (p->done < p->len && !p->interrupted) {
+		ssize_t n = ops->write(p->cf->file, data + p->done, p->len - p->done, p->nonblock);
+
+		if (n > 0) {
+			p->done += (size_t)n < p->len - p->done ? (size_t)n : p->len - p->done;
+			if (p->nonblock)
+				break; /* a short write ends a non-blocking write(2) */
+			continue;
+		}
+		if (n == 0 || n == -EAGAIN || n == -FFDVB_EBLOCK) {
+			if (!p->nonblock)
+				return 0; /* wait for room */
+			err = -EAGAIN;
+		} else {
+			err = n;
+		}
+		break;
+	}
+	if (p->done > 0 || err == 0)
+		fuse_reply_write(p->req, p->done);
+	else
+		fuse_reply_err(p->req, (int)-err);
+	return 1;
+}
+
+static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	struct cuse_file *cf = file_of(fi);
+	struct cuse_pending first = {
+		.kind = PENDING_WRITE, .req = req, .cf = cf, .len = size,
+		.nonblock = !!(fi->flags & O_NONBLOCK), /* FUSE passes the current file flags */
+	};
+	struct cuse_pending *p;
+
+	(void)off;
+	if (!cf->dev->ops->write) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (write_step(&first, buf))
+		return;
+	/* blocked: keep a copy, the request buffer is reused for the next request */
+	p = malloc(sizeof(*p));
+	if (p)
+		*p = first;
+	if (p && !(p->data = malloc(size ? size : 1))) {
+		free(p);
+		p = NULL;
+	}
+	if (!p) {
+		if (first.done)
+			fuse_reply_write(req, first.done);
+		else
+			fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	memcpy(p->data, buf, size);
+	ffdvb_cuse_pending_add(cf->dev, p);
+}
+
+/* ---- waiting requests -------------------------------------------------------------------- */
+
+/* Returns 1 when answered; *advanced tells whether a still waiting request moved on. */
+static int pending_step(struct cuse_pending *p, int *advanced)
+{
+	size_t done = p->done;
+	int answered = 1;
+
+	*advanced = 0;
+	switch (p->kind) {
+	case PENDING_READ:
+		answered = read_step(p);
+		break;
+	case PENDING_WRITE:
+		answered = write_step(p, p->data);
+		*advanced = p->done != done;
+		break;
+	case PENDING_IOCTL:
+		answered = ffdvb_cuse_ioctl_retry(p, advanced);
+		break;
+	}
+	return answered;
+}
+
+int ffdvb_cuse_run_pending(struct ffdvb_cuse_dev *dev)
+{
+	struct cuse_pending *list = dev->pending, *keep = NULL, **keep_tail = &keep;
+	int progress = 0, advanced;
+
+	dev->pending = NULL;
+	while (list) {
+		struct cuse_pending *p = list;
+
+		list = p->next;
+		if (pending_step(p, &advanced)) {
+			pending_free(p);
+			progress++;
+		} else {
+			progress += advanced;
+			p->next = NULL;
+			*keep_tail = p;
+			keep_tail = &p->next;
+		}
+	}
+	/* nothing can have been added meanwhile: requests arrive only from the session fd */
+	*keep_tail = dev->pending;
+	dev->pending = keep;
+	return progress;
+}
+
+void ffdvb_cuse_flush_pending(struct ffdvb_cuse_dev *dev, struct cuse_file *cf)
+{
+	struct cuse_pending **pp = &dev->pending;
+
+	while (*pp) {
+		struct cuse_pending *p = *pp;
+
+		if (cf && p->cf != cf) {
+			pp = &p->next;
+			continue;
+		}
+		*pp = p->next;
+		p->interrupted = 1;
+		int advanced;
+
+		if (!pending_step(p, &advanced))
+			fuse_reply_err(p->req, EINTR); /* an op that insists on waiting */
+		pending_free(p);
+	}
+}
+
+/* ---- open, release, poll ----------------------------------------------------------------- */
+
+static void cuse_open(fuse_req_t req, struct fuse_file_info *fi)
+{
+	struct ffdvb_cuse_dev *dev = fuse_req_userdata(req);
+	struct cuse_file *cf = calloc(1, sizeof(*cf));
+	int err;
+
+	if (!cf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	cf->dev = dev;
+	cf->flags = fi->flags;
+	err = dev->ops->open ? dev->ops->open(dev->node, fi->flags, &cf->file) : 0;
+	if (err < 0) {
+		free(cf);
+		fuse_reply_err(req, -err);
+		return;
+	}
+	cf->next = dev->files;
+	if (dev->files)
+		dev->files->prev = cf;
+	dev->files = cf;
+	fi->fh = (uint64_t)(uintptr_t)cf;
+	fi->direct_io = 1;
+	if (fuse_reply_open(req, fi) < 0)
+		ffdvb_cuse_file_release(cf); /* the caller is gone; no release will come */
+}
+
+void ffdvb_cuse_file_release(struct cuse_file *cf)
+{
+	struct ffdvb_cuse_dev *dev = cf->dev;
+
+	if (cf->prev)
+		cf->prev->next = cf->next;
+	else
+		dev->files = cf->next;
+	if (cf->next)
+		cf->next->prev = cf->prev;
+	if (cf->ph)
+		fuse_pollhandle_destroy(cf->ph);
+	ffdvb_cuse_chain_free(cf->chain);
+	if (dev->ops->release)
+		dev->ops->release(cf->file);
+	free(cf);
+}
+
+static void cuse_release(fuse_req_t req, struct fuse_file_info *fi)
+{
+	struct cuse_file *cf = file_of(fi);
+
+	ffdvb_cuse_flush_pending(cf->dev, cf);
+	ffdvb_cuse_file_release(cf);
+	fuse_reply_err(req, 0);
+}
+
+static void cuse_poll(fuse_req_t req, struct fuse_file_info *fi, struct fuse_pollhandle *ph)
+{
+	struct cuse_file *cf = file_of(fi);
+	unsigned int mask;
+
+	if (!cf->dev->ops->poll) {
+		/* the kernel then reports its default mask, as the VFS does without a poll op */
+		if (ph)
+			fuse_pollhandle_destroy(ph);
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
+	mask = cf->dev->ops->poll(cf->file);
+	/* keep the handle even when ready now: a later change must still be notified */
+	if (ph) {
+		if (cf->ph)
+			fuse_pollhandle_destroy(cf->ph);
+		cf->ph = ph;
+	}
+	cf->last_mask = mask;
+	fuse_reply_poll(req, mask);
+}
+
+void ffdvb_cuse_notify_pollers(struct ffdvb_cuse_dev *dev)
+{
+	for (struct cuse_file *cf = dev->files; cf; cf = cf->next) {
+		if (!cf->ph)
+			continue;
+		unsigned int mask = dev->ops->poll(cf->file);
+
+		if (mask == cf->last_mask)
+			continue;
+		/* one notification wakes the poller; the kernel polls again with a fresh handle */
+		fuse_lowlevel_notify_poll(cf->ph);
+		fuse_pollhandle_destroy(cf->ph);
+		cf->ph = NULL;
+		cf->last_mask = mask;
+	}
+}
+
+const struct cuse_lowlevel_ops ffdvb_cuse_clop = {
+	.open = cuse_open,
+	.release = cuse_release,
+	.read = cuse_read,
+	.write = cuse_write,
+	.ioctl = ffdvb_cuse_ioctl,
+	.poll = cuse_poll,
+};

@@ -1,0 +1,283 @@
+/* Control socket: accept, read one command line, answer with the card's status, close. */
+#include "control.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "ffdvb/card.h"
+
+#define MAX_COMMAND 256
+#define CLIENT_TIMEOUT_S 5 /* a client that never sends its line is dropped */
+
+struct client {
+	struct ffdvbd_control *ctl;
+	struct bufferevent *bev;
+	struct client *prev, *next;
+};
+
+struct ffdvbd_control {
+	struct event_base *base;
+	struct ffdvb_card *card;
+	struct event *ev_accept;
+	int fd;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct client *clients;
+};
+
+static void client_free(struct client *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		c->ctl->clients = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	bufferevent_free(c->bev);
+	free(c);
+}
+
+/* The answer to one command line, malloc'ed. */
+static char *answer(struct ffdvbd_control *ctl, const char *line, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	if (!f)
+		return NULL;
+	if (strcmp(line, "status") == 0 || strcmp(line, "status --json") == 0) {
+		int json = line[6] != '\0';
+		int err = ffdvb_card_status(ctl->card, f, json);
+
+		if (err < 0)
+			fprintf(f, "error: status failed: %s\n", strerror(-err));
+		else if (json)
+			fputc('\n', f);
+	} else {
+		fprintf(f, "error: unknown command '%.64s' (try: status, status --json)\n", line);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static void on_client_written(struct bufferevent *bev, void *arg)
+{
+	(void)bev;
+	client_free(arg);
+}
+
+/* the client went away (or timed out) while the answer was still going out */
+static void on_client_gone(struct bufferevent *bev, short what, void *arg)
+{
+	(void)bev;
+	(void)what;
+	client_free(arg);
+}
+
+static void respond(struct client *c, const char *line)
+{
+	size_t len = 0;
+	char *text = answer(c->ctl, line, &len);
+
+	bufferevent_disable(c->bev, EV_READ);
+	if (!text || bufferevent_write(c->bev, text, len) != 0) {
+		free(text);
+		client_free(c);
+		return;
+	}
+	free(text);
+	/* closes once the answer is out */
+	bufferevent_setcb(c->bev, NULL, on_client_written, on_client_gone, c);
+}
+
+static void on_client_read(struct bufferevent *bev, void *arg)
+{
+	struct client *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	size_t n;
+	char *line = evbuffer_readln(in, &n, EVBUFFER_EOL_ANY);
+
+	if (line) {
+		respond(c, line);
+		free(line);
+	} else if (evbuffer_get_length(in) > MAX_COMMAND) {
+		respond(c, "(command too long)");
+	}
+}
+
+static void on_client_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct client *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+
+	/* a last line without newline still counts */
+	if ((what & BEV_EVENT_EOF) && evbuffer_get_length(in) > 0 &&
+	    evbuffer_get_length(in) <= MAX_COMMAND) {
+		char line[MAX_COMMAND + 1];
+		size_t n = evbuffer_remove(in, line, MAX_COMMAND);
+
+		line[n] = '\0';
+		respond(c, line);
+		return;
+	}
+	client_free(c);
+}
+
+static void on_accept(evutil_socket_t fd, short what, void *arg)
+{
+	struct ffdvbd_control *ctl = arg;
+	struct timeval timeout = { CLIENT_TIMEOUT_S, 0 };
+	int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	struct client *c;
+
+	(void)what;
+	if (cfd < 0)
+		return; /* EAGAIN, ECONNABORTED, EMFILE: the next client may fare better */
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->bev = bufferevent_socket_new(ctl->base, cfd, BEV_OPT_CLOSE_ON_FREE))) {
+		free(c);
+		close(cfd);
+		return;
+	}
+	c->ctl = ctl;
+	c->next = ctl->clients;
+	if (c->next)
+		c->next->prev = c;
+	ctl->clients = c;
+	bufferevent_setcb(c->bev, on_client_read, NULL, on_client_event, c);
+	bufferevent_set_timeouts(c->bev, &timeout, &timeout);
+	bufferevent_enable(c->bev, EV_READ);
+}
+
+/* mkdir -p of the folder holding path */
+static int make_parent(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+/* A socket file nobody answers on is left over from a daemon that died: remove it. */
+static int remove_stale(const struct sockaddr_un *sa)
+{
+	struct stat st;
+
+	if (lstat(sa->sun_path, &st) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	int live = connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0;
+
+	close(fd);
+	if (live)
+		return -EADDRINUSE;
+	return unlink(sa->sun_path) == 0 || errno == ENOENT ? 0 : -errno;
+}
+
+struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *path, gid_t gid,
+					  struct ffdvb_card *card)
+{
+	struct ffdvbd_control *ctl = calloc(1, sizeof(*ctl));
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *step;
+	int err;
+
+	if (!ctl)
+		return NULL;
+	ctl->base = base;
+	ctl->card = card;
+	ctl->fd = -1;
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		err = -ENAMETOOLONG;
+		step = "path";
+		goto free_ctl;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	snprintf(ctl->path, sizeof(ctl->path), "%s", path);
+	step = "creating its folder";
+	if ((err = make_parent(path)) < 0)
+		goto free_ctl;
+	step = "replacing the old socket";
+	if ((err = remove_stale(&sa)) < 0)
+		goto free_ctl;
+	step = "socket";
+	ctl->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (ctl->fd < 0) {
+		err = -errno;
+		goto free_ctl;
+	}
+	step = "bind";
+	if (bind(ctl->fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		err = -errno;
+		goto close_fd;
+	}
+	step = "setting its group and mode";
+	if (chown(path, (uid_t)-1, gid) != 0 || chmod(path, 0660) != 0) {
+		err = -errno;
+		goto unlink_path;
+	}
+	step = "listen";
+	if (listen(ctl->fd, 16) != 0) {
+		err = -errno;
+		goto unlink_path;
+	}
+	step = "event";
+	ctl->ev_accept = event_new(base, ctl->fd, EV_READ | EV_PERSIST, on_accept, ctl);
+	if (!ctl->ev_accept || event_add(ctl->ev_accept, NULL) != 0) {
+		err = -ENOMEM;
+		goto free_event;
+	}
+	return ctl;
+
+free_event:
+	if (ctl->ev_accept)
+		event_free(ctl->ev_accept);
+unlink_path:
+	unlink(path);
+close_fd:
+	close(ctl->fd);
+free_ctl:
+	fprintf(stderr, "ffdvbd: control socket %s: %s: %s\n", path, step,
+		err == -EADDRINUSE ? "another ffdvbd answers there" : strerror(-err));
+	free(ctl);
+	errno = -err;
+	return NULL;
+}
+
+void ffdvbd_control_free(struct ffdvbd_control *ctl)
+{
+	if (!ctl)
+		return;
+	while (ctl->clients)
+		client_free(ctl->clients);
+	event_free(ctl->ev_accept);
+	close(ctl->fd);
+	unlink(ctl->path);
+	free(ctl);
+}

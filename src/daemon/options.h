@@ -1,0 +1,28 @@
+/* ffdvbd command line (contract in notes/common.md): parsing only, no side effects. */
+#ifndef FFDVBD_OPTIONS_H
+#define FFDVBD_OPTIONS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct ffdvbd_options {
+	int adapter;            /* N of /dev/dvb/adapterN */
+	uid_t uid;              /* owner, group and mode of the nodes */
+	gid_t gid;
+	mode_t mode;
+	int foreground;         /* stay attached to the terminal */
+	int verbose;            /* -v: more messages; -vv: libfuse logs every request */
+	int quiet;              /* -q: only errors (and the ready line, which is the contract) */
+	uint32_t drain_rate;    /* 0: card default */
+	uint32_t osd_memsize;   /* 0: card default */
+	char control[108];      /* control socket path (sun_path size) */
+};
+
+/* Parses argv into *o (defaults first). Returns 0 to run, 1 when --help or --version was
+ * printed (exit 0), -1 after printing a usage error to stderr (exit 2). */
+int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o);
+
+void ffdvbd_usage(FILE *out);
+
+#endif
