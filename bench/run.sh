@@ -1,0 +1,90 @@
+#!/bin/sh
+# usage: bench/run.sh SUITE
+# Runs one benchmark suite and prints one line per figure on stdout: `figure NAME VALUE UNIT`.
+# A comparison is a figure with unit `ratio`, computed from figures measured in the same run.
+# Suites: core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run).
+# env: BUILD_DIR   build folder (default <repo>/build; configured and built here)
+#      BENCH_NO_BUILD=1  use BUILD_DIR as it is
+#      BENCH_SCALE  multiplies every iteration count (default 1; the core suite takes about
+#                   a minute in a TCG VM at 1)
+#      BENCH_LOG    keep the VM's console output in this file (default: a temporary file,
+#                   shown on stderr when the run fails)
+#      FFDVB_VM     the VM runner (default <repo>/scripts/vm.sh 'COMMAND')
+# Exit status: 0 with all figures, 1 on failure, 2 for an unknown or unimplemented suite,
+# 77 when the VM cannot run on this machine (qemu or kernel not installed).
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SUITE=${1:-}
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+SCALE=${BENCH_SCALE:-1}
+VM=${FFDVB_VM:-$ROOT/scripts/vm.sh}
+
+case $SUITE in
+core) ;;
+decode | osd | tuner | vdr)
+	echo "bench: suite $SUITE not implemented yet" >&2
+	exit 2 ;;
+*)
+	echo "usage: bench/run.sh core|decode|osd|tuner|vdr" >&2
+	exit 2 ;;
+esac
+case $SCALE in '' | *[!0-9]* | 0) echo "bench: BENCH_SCALE must be a positive integer" >&2; exit 2 ;; esac
+
+if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
+	{
+		cmake -S "$ROOT" -B "$BUILD_DIR" &&
+		cmake --build "$BUILD_DIR" -j2 --target ffdvbd bench
+	} >&2 || { echo "bench: build failed" >&2; exit 1; }
+fi
+BIN=$BUILD_DIR/bin
+for b in ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt; do
+	[ -x "$BIN/$b" ] || { echo "bench: $BIN/$b is missing" >&2; exit 1; }
+done
+[ -x "$VM" ] || { echo "bench: VM runner $VM is missing" >&2; exit 1; }
+
+LOG=${BENCH_LOG:-$(mktemp)}
+status=0
+"$VM" "sh $ROOT/bench/$SUITE-guest.sh $BIN $SCALE" >"$LOG" 2>&1 </dev/null || status=$?
+if [ "$status" = 77 ]; then
+	tr -d '\r' <"$LOG" | grep 'SKIP' >&2
+	echo "bench: SKIP: the VM cannot start on this machine; no figures" >&2
+	[ -n "${BENCH_LOG:-}" ] || rm -f "$LOG"
+	exit 77
+fi
+if [ "$status" != 0 ]; then
+	echo "bench: the $SUITE suite failed in the VM (exit $status); its console:" >&2
+	tr -d '\r' <"$LOG" | tail -n 60 >&2
+	[ -n "${BENCH_LOG:-}" ] || rm -f "$LOG"
+	exit 1
+fi
+
+# the figures measured in the VM, then the ratios between them
+tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' | awk '
+	{ print; value[$2] = $3 }
+	function ratio(name, a, b) {
+		if (!(a in value) || !(b in value)) {
+			print "bench: cannot compute " name ": " a " or " b " missing" > "/dev/stderr"
+			missing = 1
+			return
+		}
+		printf "figure %s %.3f ratio\n", name, value[b] ? value[a] / value[b] : 0
+	}
+	function rtt_ratio(base, x, y) {
+		ratio(base "_" x "_" y "_median", base "_" x "_median", base "_" y "_median")
+		ratio(base "_" x "_" y "_p99", base "_" x "_p99", base "_" y "_p99")
+	}
+	END {
+		rtt_ratio("rtt_ioctl_noarg", "ours", "bare")
+		rtt_ratio("rtt_dmx_get_stc", "ours", "bare")
+		rtt_ratio("rtt_write188", "ours", "bare")
+		ratio("tput_write188_ours_bare", "tput_write188_ours", "tput_write188_bare")
+		ratio("tput_write64k_ours_bare", "tput_write64k_ours", "tput_write64k_bare")
+		# libfuse multi-threaded loop against its single-threaded loop, both bare
+		rtt_ratio("rtt_ioctl_noarg", "baremt", "bare")
+		# the same on two CPUs (the figures above run pinned to one)
+		rtt_ratio("rtt_ioctl_noarg_2cpu", "ours", "bare")
+		rtt_ratio("rtt_ioctl_noarg_2cpu", "baremt", "bare")
+		exit missing
+	}' || status=1
+[ -n "${BENCH_LOG:-}" ] || rm -f "$LOG"
+exit "$status"
