@@ -61,6 +61,7 @@ struct card_dmx_filter {
 	uint16_t pids[32]; /* DMX_ADD_PID list (pes.pid is pids[0]) */
 	int npids;
 	int decoder_feed;  /* holds card->dmx_decoder[pes.pes_type] */
+	unsigned int rec_bit; /* CARD_PLAY_* bit this feed holds in card->rec_mode */
 	int buffer_allocated; /* dvb-core allocates the read buffer at the first start */
 	size_t buffer_size;
 };
@@ -103,7 +104,7 @@ struct ffdvb_card {
 
 	/* host -> decoder playback (§3) */
 	unsigned int playing;
-	unsigned int rec_mode; /* firmware PES recording; always 0 until the demux issue */
+	unsigned int rec_mode; /* firmware PES recording (§8.1): audio/video feeds with TS output */
 	struct ffdvb_video_status video;
 	struct ffdvb_audio_status audio;
 	int video_blank_internal; /* av7110 sets an unused flag on writer open; never reported */

@@ -18,7 +18,14 @@ static void filter_stop(struct card_file *f)
 	if (flt->decoder_feed && card->dmx_decoder[flt->pes.pes_type] == f)
 		card->dmx_decoder[flt->pes.pes_type] = NULL;
 	flt->decoder_feed = 0;
+	card->rec_mode &= ~flt->rec_bit;
+	flt->rec_bit = 0;
 	flt->state = CARD_DMX_SET;
+}
+
+static int is_ts_output(int output)
+{
+	return output == FFDVB_DMX_OUT_TS_TAP || output == FFDVB_DMX_OUT_TSDEMUX_TAP;
 }
 
 /* dvb_dmx ts_feed set(): a feed with pes_type < DMX_PES_OTHER is a decoder feed, whatever
@@ -43,6 +50,13 @@ static int start_pes(struct card_file *f)
 		 * clients.md §2.9: a new audio decoder PID restarts audio, which un-mutes. */
 		if (type == FFDVB_DMX_PES_AUDIO0)
 			card->effective_mute = 0;
+	}
+	/* §8.1: an audio or video feed that also delivers TS packets puts the firmware into PES
+	 * recording; memory playback then fails with EBUSY until the feed stops */
+	if (flt->decoder_feed && is_ts_output(flt->pes.output) &&
+	    (type == FFDVB_DMX_PES_AUDIO0 || type == FFDVB_DMX_PES_VIDEO0)) {
+		flt->rec_bit = type == FFDVB_DMX_PES_AUDIO0 ? CARD_PLAY_AUDIO : CARD_PLAY_VIDEO;
+		card->rec_mode |= flt->rec_bit;
 	}
 	return 0;
 }

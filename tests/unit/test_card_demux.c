@@ -229,10 +229,46 @@ static void frontend(void)
 	env_teardown();
 }
 
+/* §8.1: an audio/video feed with TS output is firmware PES recording: memory playback of that
+ * kind is refused with EBUSY while it runs, and allowed again once the feed is gone */
+static void recording(void)
+{
+	void *dmx, *video, *audio;
+
+	env_setup(0);
+	dmx = xopen(FFDVB_NODE_DEMUX, O_RDWR, NULL);
+	video = xopen(FFDVB_NODE_VIDEO, O_RDWR, NULL);
+	audio = xopen(FFDVB_NODE_AUDIO, O_RDWR, NULL);
+	CHECK_EQ(io_arg(video, FFDVB_VIDEO_SELECT_SOURCE, FFDVB_VIDEO_SOURCE_MEMORY), 0);
+	CHECK_EQ(io_arg(audio, FFDVB_AUDIO_SELECT_SOURCE, FFDVB_AUDIO_SOURCE_MEMORY), 0);
+	/* a decoder-only feed is live decoding, not recording */
+	CHECK_EQ(pes_filter(dmx, 0x100, FFDVB_DMX_OUT_DECODER, FFDVB_DMX_PES_VIDEO0,
+			    FFDVB_DMX_IMMEDIATE_START), 0);
+	CHECK_EQ(E.card->rec_mode, 0);
+	CHECK_EQ(pes_filter(dmx, 0x100, FFDVB_DMX_OUT_TS_TAP, FFDVB_DMX_PES_VIDEO0,
+			    FFDVB_DMX_IMMEDIATE_START), 0);
+	CHECK_EQ(io_arg(video, FFDVB_VIDEO_PLAY, 0), -EBUSY);
+	CHECK_EQ(io_arg(audio, FFDVB_AUDIO_PLAY, 0), -EBUSY);
+	CHECK_EQ(io_arg(dmx, FFDVB_DMX_STOP, 0), 0);
+	CHECK_EQ(E.card->rec_mode, 0);
+	CHECK_EQ(io_arg(video, FFDVB_VIDEO_PLAY, 0), 0);
+	CHECK_EQ(io_arg(video, FFDVB_VIDEO_STOP, 0), 0);
+	CHECK_EQ(pes_filter(dmx, 0x101, FFDVB_DMX_OUT_TSDEMUX_TAP, FFDVB_DMX_PES_AUDIO0,
+			    FFDVB_DMX_IMMEDIATE_START), 0);
+	CHECK_EQ(io_arg(audio, FFDVB_AUDIO_PLAY, 0), -EBUSY);
+	xclose(dmx); /* closing the demux fd ends the recording */
+	CHECK_EQ(E.card->rec_mode, 0);
+	CHECK_EQ(io_arg(audio, FFDVB_AUDIO_PLAY, 0), 0);
+	xclose(audio);
+	xclose(video);
+	env_teardown();
+}
+
 int main(void)
 {
 	stc();
 	filters();
+	recording();
 	frontend();
 	return finish("test_card_demux");
 }
