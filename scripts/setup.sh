@@ -8,9 +8,10 @@ BUILD="gcc libc6-dev make cmake pkg-config"
 LIBS="libfuse3-dev libevent-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
       libavfilter-dev libsdl2-dev libdvbv5-dev"
 # test tools: stream generator, VM runner (qemu, Debian's kernel with cuse.ko, a static busybox
-# for the initramfs), 32-bit conformance build, DVB command-line clients
+# for the initramfs), 32-bit conformance build, DVB command-line clients, clang's libFuzzer
+# (tests/unit/test_demux_fuzz)
 TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod
-       file procps dvb-tools gcc-multilib"
+       file procps dvb-tools gcc-multilib clang libclang-rt-14-dev"
 
 apt-get update
 # shellcheck disable=SC2086

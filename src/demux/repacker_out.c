@@ -1,0 +1,97 @@
+/* Output side of the repacker (ref/av7110-api.md §6.1): packets of at most 2048 bytes. The
+ * original header (with PTS/DTS) opens the first fragment; continuation fragments get a minimal
+ * header without time stamps (MPEG-2: 0x80 0x00 0x00, MPEG-1: 0x0F). Every output packet
+ * carries its real PES_packet_length. All bytes enter r->out through out_put(). */
+#include <string.h>
+
+#include "repacker_internal.h"
+
+#define CONT_HEADER_MPEG2 9 /* 00 00 01 id len len 0x80 0x00 0x00 (13818-1 §2.4.3.6) */
+#define CONT_HEADER_MPEG1 7 /* 00 00 01 id len len 0x0F (11172-1 §2.4.3.3) */
+
+/* The one checked copy into the output packet: never more than the room left. */
+static size_t out_put(struct ffdvb_repacker *r, const uint8_t *src, size_t n)
+{
+	size_t room = sizeof(r->out) - r->out_len;
+
+	if (n > room)
+		n = room;
+	memcpy(r->out + r->out_len, src, n);
+	r->out_len += n;
+	return n;
+}
+
+static void emit(struct ffdvb_repacker *r)
+{
+	size_t len = r->out_len;
+
+	if (len < 6)
+		return;
+	r->out[4] = (uint8_t)((len - 6) >> 8); /* PES_packet_length of this fragment */
+	r->out[5] = (uint8_t)(len - 6);
+	r->out_len = 0;
+	r->stats.packets_out++;
+	r->stats.bytes_out += len;
+	r->sink(r->sink_ctx, r->id, r->out, len);
+}
+
+static void begin_continuation(struct ffdvb_repacker *r)
+{
+	uint8_t h[CONT_HEADER_MPEG2] = { 0x00, 0x00, 0x01, r->id, 0x00, 0x00, 0x80, 0x00, 0x00 };
+
+	if (r->mpeg1) {
+		h[6] = 0x0F;
+		out_put(r, h, CONT_HEADER_MPEG1);
+	} else {
+		out_put(r, h, CONT_HEADER_MPEG2);
+	}
+}
+
+void rp_out_close(struct ffdvb_repacker *r)
+{
+	emit(r);
+	r->out_len = 0;
+	r->remaining = 0;
+	r->zeros = 0;
+	r->state = FFDVB_RP_SCAN;
+}
+
+void rp_out_begin(struct ffdvb_repacker *r, const struct ffdvb_pes_header *h)
+{
+	r->id = h->stream_id;
+	r->mpeg1 = h->mpeg1;
+	r->unbounded = h->packet_length == 0;
+	/* the parser guarantees header_len <= 6 + PES_packet_length for bounded packets */
+	r->remaining = r->unbounded ? FFDVB_PES_UNBOUNDED_MAX - h->header_len
+				    : (size_t)h->packet_length + 6 - h->header_len;
+	r->out_len = 0;
+	out_put(r, r->hdr, h->header_len);
+	r->hdr_len = 0;
+	r->state = FFDVB_RP_DATA;
+	r->stats.packets_in++;
+	r->stats.forwarded_bytes += h->header_len;
+	if (r->remaining == 0) /* header-only packet */
+		rp_out_close(r);
+}
+
+size_t rp_out_payload(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
+{
+	size_t take = n < r->remaining ? n : r->remaining;
+	size_t done = 0;
+
+	while (done < take) {
+		if (r->out_len == 0) /* more payload after a full fragment */
+			begin_continuation(r);
+		done += out_put(r, p + done, take - done);
+		if (r->out_len == sizeof(r->out))
+			emit(r);
+	}
+	r->remaining -= take;
+	r->stats.forwarded_bytes += take;
+	if (r->remaining == 0) {
+		if (r->unbounded)
+			r->stats.unbounded_capped++;
+		rp_out_close(r);
+	}
+	return take;
+}
