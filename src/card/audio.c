@@ -40,6 +40,8 @@ static int audio_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 	struct ffdvb_card *card = f->node->card;
 	int r = 0;
 
+	/* Queries and setters of values that neither a waiting request, a poll mask, the STC nor
+	 * the drain depend on return at once: card_play_state_changed() would wake for nothing. */
 	switch (io->cmd) {
 	case FFDVB_AUDIO_GET_STATUS:
 		memcpy(io->buf, &card->audio, sizeof(card->audio)); /* mixer_state stays {0,0} */
@@ -81,18 +83,18 @@ static int audio_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 	case FFDVB_AUDIO_SET_MUTE:
 		card->audio.mute_state = (int32_t)io->arg;
 		card->effective_mute = (int32_t)io->arg != 0;
-		break;
+		return 0;
 	case FFDVB_AUDIO_SET_AV_SYNC:
 		card->audio.AV_sync_state = (int32_t)io->arg;
-		break;
+		return 0;
 	case FFDVB_AUDIO_SET_BYPASS_MODE:
 		card->audio.bypass_mode = (int32_t)io->arg; /* used at the next live PID change */
-		break;
+		return 0;
 	case FFDVB_AUDIO_CHANNEL_SELECT:
 		card->audio.channel_select = (int32_t)io->arg; /* stored even when invalid */
 		if ((int32_t)io->arg < FFDVB_AUDIO_STEREO || (int32_t)io->arg > FFDVB_AUDIO_MONO_RIGHT)
-			r = -EINVAL;
-		break;
+			return -EINVAL;
+		return 0;
 	case FFDVB_AUDIO_CLEAR_BUFFER:
 		card_ring_flush(&card->aring); /* and the audio repacker (src/demux) */
 		if (card->playing) /* clients.md §2.9: restarting decoding un-mutes */
@@ -100,10 +102,10 @@ static int audio_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		break;
 	case FFDVB_AUDIO_SET_ID:
 	case FFDVB_AUDIO_SET_STREAMTYPE:
-		break;
+		return 0;
 	case FFDVB_AUDIO_SET_MIXER:
 		memcpy(&card->mixer, io->buf, sizeof(card->mixer)); /* not in AUDIO_GET_STATUS */
-		break;
+		return 0;
 	default:
 		return -ENOTTY;
 	}

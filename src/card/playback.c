@@ -1,6 +1,7 @@
 /* Host -> decoder playback (§4.4 start_play / av_stop), the drain that stands in for the
  * decoder until it exists, and the STC stand-in served by DMX_GET_STC. */
 #include <errno.h>
+#include <sys/timerfd.h>
 
 #include <event2/event.h>
 
@@ -75,14 +76,19 @@ void card_play_state_changed(struct ffdvb_card *card)
 {
 	stc_update(card);
 	if (card->playing && !card->drain_running) {
-		struct timeval tv = { 0, DRAIN_PERIOD_US };
+		const struct timespec period = { 0, DRAIN_PERIOD_US * 1000 };
+		const struct itimerspec every = { period, period };
 
 		card->drain_last_ns = card_now(card);
 		card->drain_frac = 0;
-		if (evtimer_add(card->drain_ev, &tv) == 0)
+		if (timerfd_settime(event_get_fd(card->drain_ev), 0, &every, NULL) == 0 &&
+		    event_add(card->drain_ev, NULL) == 0)
 			card->drain_running = 1;
 	} else if (!card->playing && card->drain_running) {
-		evtimer_del(card->drain_ev);
+		const struct itimerspec off = { { 0, 0 }, { 0, 0 } };
+
+		event_del(card->drain_ev);
+		timerfd_settime(event_get_fd(card->drain_ev), 0, &off, NULL);
 		card->drain_running = 0;
 	}
 	card_wake_av(card);

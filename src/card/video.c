@@ -72,6 +72,8 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 	    io->cmd != FFDVB_VIDEO_GET_SIZE)
 		return -EPERM;
 
+	/* Queries and setters of values that neither a waiting request, a poll mask, the STC nor
+	 * the drain depend on return at once: card_play_state_changed() would wake for nothing. */
 	switch (io->cmd) {
 	case FFDVB_VIDEO_GET_STATUS:
 		memcpy(io->buf, &card->video, sizeof(card->video));
@@ -113,13 +115,13 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		break;
 	case FFDVB_VIDEO_SET_BLANK:
 		card->video.video_blank = (int32_t)io->arg;
-		break;
+		return 0;
 	case FFDVB_VIDEO_SET_DISPLAY_FORMAT:
 		if ((int32_t)io->arg < FFDVB_VIDEO_PAN_SCAN ||
 		    (int32_t)io->arg > FFDVB_VIDEO_CENTER_CUT_OUT)
 			return -EINVAL;
 		card->video.display_format = (int32_t)io->arg;
-		break;
+		return 0;
 	case FFDVB_VIDEO_FAST_FORWARD:
 		card->trick = CARD_TRICK_FAST;
 		card->video.play_state = FFDVB_VIDEO_PLAYING;
@@ -135,12 +137,12 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 			card->effective_mute = 0;
 		break;
 	case FFDVB_VIDEO_SET_STREAMTYPE:
-		break;
+		return 0;
 	case FFDVB_VIDEO_SET_FORMAT:
 		if (io->arg > 1) /* unsigned: negative values too */
 			return -EINVAL;
 		card->display_ar = (int)io->arg;
-		break;
+		return 0;
 	default: /* removed or never implemented on av7110 */
 		return -ENOTTY;
 	}

@@ -21,32 +21,32 @@
 
 #include <event2/event.h>
 
-#define REQUESTS_PER_WAKEUP 32 /* then let the other devices and timers run */
 #define READY_POLL_MS 10
 
+/* One request per callback, as libfuse's own loop blocks in read(): when a request has been
+ * answered its caller has usually not sent the next one yet, so reading on would mostly cost
+ * a system call that finds nothing. The fd is level-triggered: libevent calls again at once
+ * while requests are queued, taking turns with the other devices and the timers. */
 static void on_readable(evutil_socket_t fd, short what, void *arg)
 {
 	struct ffdvb_cuse_dev *dev = arg;
+	int res = fuse_session_receive_buf(dev->se, &dev->fbuf);
 
 	(void)fd;
 	(void)what;
-	for (int i = 0; i < REQUESTS_PER_WAKEUP; i++) {
-		int res = fuse_session_receive_buf(dev->se, &dev->fbuf);
-
-		if (res == -EINTR || res == -EAGAIN)
-			return;
-		if (res <= 0 || fuse_session_exited(dev->se)) {
-			/* 0: the kernel closed the connection (ENODEV) */
-			if (res < 0)
-				ffdvb_cuse_log(dev, "reading /dev/cuse: %s", strerror(-res));
-			else
-				ffdvb_cuse_log(dev, "CUSE connection closed by the kernel");
-			event_del(dev->ev_read);
-			dev->dead = 1;
-			return;
-		}
-		fuse_session_process_buf(dev->se, &dev->fbuf);
+	if (res == -EINTR || res == -EAGAIN)
+		return;
+	if (res <= 0 || fuse_session_exited(dev->se)) {
+		/* 0: the kernel closed the connection (ENODEV) */
+		if (res < 0)
+			ffdvb_cuse_log(dev, "reading /dev/cuse: %s", strerror(-res));
+		else
+			ffdvb_cuse_log(dev, "CUSE connection closed by the kernel");
+		event_del(dev->ev_read);
+		dev->dead = 1;
+		return;
 	}
+	fuse_session_process_buf(dev->se, &dev->fbuf);
 }
 
 /* Wake-ups and retry passes. The node's owner wakes us after every operation that may have
@@ -57,6 +57,15 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
  * transport serves one loop thread, hence one list of all devices and one pass flag. */
 static struct ffdvb_cuse_dev *all_devs;
 static int in_pass;
+
+/* The card wakes its nodes after nearly every request (a write fills a ring, which may drop
+ * POLLOUT): with no waiting request and no poll handle there is nothing to re-evaluate, so
+ * that costs no event. A request parked or a poll answered later sees the state of then. */
+static void wake_now(struct ffdvb_cuse_dev *dev)
+{
+	if (dev->pending || dev->pollers)
+		event_active(dev->ev_wake, 0, 0);
+}
 
 static void on_wake(evutil_socket_t fd, short what, void *arg)
 {
@@ -70,7 +79,7 @@ static void on_wake(evutil_socket_t fd, short what, void *arg)
 	in_pass = 0;
 	for (struct ffdvb_cuse_dev *d = all_devs; d; d = d->next_dev) {
 		if (d->wake_requested && progress)
-			event_active(d->ev_wake, 0, 0);
+			wake_now(d);
 		d->wake_requested = 0;
 	}
 	ffdvb_cuse_notify_pollers(dev);
@@ -81,9 +90,9 @@ void ffdvb_cuse_dev_wake(void *ctx)
 	struct ffdvb_cuse_dev *dev = ctx;
 
 	if (in_pass)
-		dev->wake_requested = 1;
+		dev->wake_requested = 1; /* its pending list may be detached right now */
 	else
-		event_active(dev->ev_wake, 0, 0);
+		wake_now(dev);
 }
 
 /* sysfs spells the slashes of a CUSE device name as '!' */
@@ -305,6 +314,7 @@ void ffdvb_cuse_dev_free(struct ffdvb_cuse_dev *dev)
 	event_free(dev->ev_read);
 	fuse_session_destroy(dev->se); /* closes /dev/cuse: the node disappears */
 	free(dev->fbuf.mem);
+	free(dev->read_buf);
 	free(dev->devname);
 	free(dev);
 }

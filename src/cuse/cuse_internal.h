@@ -61,7 +61,10 @@ struct ffdvb_cuse_dev {
 	struct ffdvb_cuse_config cfg;
 	int use_vm_readv;            /* 0: payloads only through the retry protocol */
 	struct cuse_file *files;
+	int pollers;                 /* files holding a poll handle */
 	struct cuse_pending *pending;  /* FIFO */
+	char *read_buf;              /* a read's first attempt, reused (see cuse_read) */
+	size_t read_buf_size;
 	struct cuse_ratelimit rl;
 	int dead;                    /* the kernel closed the connection */
 	int wake_requested;          /* woken while a retry pass ran (see cuse_dev.c) */

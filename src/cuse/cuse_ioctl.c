@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,22 +32,49 @@
 /* the kernel refuses ioctl transfers above its max_pages (32 for CUSE) */
 #define XFER_MAX (32u * 4096u)
 #define IOV_MAX_RETRY 256 /* FUSE_IOCTL_MAX_IOV: in + out iovecs of one retry */
+#define NATIVE_INLINE 256 /* arguments up to this size need no allocation (FE_GET_INFO: 168) */
 
+/* One ioctl request. It lives on the stack of ffdvb_cuse_ioctl() and is copied to the heap
+ * only when the node makes it wait. */
 struct cuse_ioctl_call {
 	struct ffdvb_ioctl_layout lo;
 	struct ffdvb_payload pl;
 	struct ffdvb_ioctl io;
-	unsigned char *native;     /* lo.native_size bytes */
+	unsigned char *native;     /* lo.native_size bytes: inline_native or allocated */
 	unsigned char *payload;    /* pl.len bytes */
 	size_t out_limit;          /* out_bufsz: the copy-out area the kernel prepared */
+	_Alignas(max_align_t) unsigned char inline_native[NATIVE_INLINE]; /* last: not cleared */
 };
+
+/* Frees what the call owns, not the call itself. */
+static void call_release(struct cuse_ioctl_call *call)
+{
+	if (call->native != call->inline_native)
+		free(call->native);
+	free(call->payload);
+}
+
+/* A heap copy of a call that has to wait; it takes over the payload and the argument. */
+static struct cuse_ioctl_call *call_keep(const struct cuse_ioctl_call *call)
+{
+	struct cuse_ioctl_call *kept = malloc(sizeof(*kept));
+
+	if (!kept)
+		return NULL;
+	memcpy(kept, call, sizeof(*kept));
+	if (call->native == call->inline_native) {
+		kept->native = kept->inline_native;
+		if (call->io.buf == call->inline_native)
+			kept->io.buf = kept->native;
+	}
+	return kept;
+}
 
 void ffdvb_cuse_ioctl_call_free(struct cuse_ioctl_call *call)
 {
 	if (!call)
 		return;
-	free(call->native);
-	free(call->payload);
+	call_release(call);
 	free(call);
 }
 
@@ -278,18 +306,18 @@ static void run(fuse_req_t req, struct cuse_file *cf, struct cuse_ioctl_call *ca
 	if (ret == -FFDVB_EBLOCK) {
 		struct cuse_pending *p = calloc(1, sizeof(*p));
 
-		if (p) {
+		if (p && (p->call = call_keep(call))) {
 			p->kind = PENDING_IOCTL;
 			p->req = req;
 			p->cf = cf;
-			p->call = call;
 			ffdvb_cuse_pending_add(cf->dev, p);
 			return;
 		}
+		free(p);
 		ret = -ENOMEM;
 	}
 	finish(req, call, ret);
-	ffdvb_cuse_ioctl_call_free(call);
+	call_release(call);
 }
 
 int ffdvb_cuse_ioctl_retry(struct cuse_pending *p, int *advanced)
@@ -353,18 +381,14 @@ void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info 
 	struct cuse_file *cf = file_of(fi);
 	struct ffdvb_cuse_dev *dev = cf->dev;
 	uint64_t uarg = (uint64_t)(uintptr_t)arg;
-	struct cuse_ioctl_call *call;
+	struct cuse_ioctl_call call_on_stack, *call = &call_on_stack;
 	int err;
 
 	if (!dev->ops->ioctl) {
 		fuse_reply_err(req, ENOTTY);
 		return;
 	}
-	call = calloc(1, sizeof(*call));
-	if (!call) {
-		fuse_reply_err(req, ENOMEM);
-		return;
-	}
+	memset(call, 0, offsetof(struct cuse_ioctl_call, inline_native));
 	ffdvb_marshal_layout((unsigned int)cmd, !!(flags & FUSE_IOCTL_COMPAT), &call->lo);
 	call->io.cmd = call->lo.native_cmd;
 	call->io.arg = (unsigned long)uarg;
@@ -375,14 +399,15 @@ void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info 
 		if (in_bufsz < call->lo.user_size) {
 			/* first round: fetch the argument (EFAULT from the kernel if unreadable) */
 			reply_retry(req, call, uarg, NULL, 0, 0);
-			ffdvb_cuse_ioctl_call_free(call);
 			return;
 		}
-		call->native = calloc(1, call->lo.native_size);
+		call->native = call->lo.native_size <= NATIVE_INLINE ? call->inline_native
+								     : malloc(call->lo.native_size);
 		if (!call->native) {
 			err = -ENOMEM;
 			goto answer;
 		}
+		memset(call->native, 0, call->lo.native_size);
 		ffdvb_marshal_arg_in(&call->lo, in_buf, call->native);
 		call->io.buf = call->native;
 		err = ffdvb_marshal_payload(&call->lo, call->native, &call->pl);
@@ -395,7 +420,7 @@ void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info 
 			err = fetch_payload(req, cf, call, uarg, in_buf,
 					    in_bufsz - call->lo.user_size);
 			if (err == 1) {
-				ffdvb_cuse_ioctl_call_free(call);
+				call_release(call);
 				return;
 			}
 			if (err < 0)
@@ -406,5 +431,5 @@ void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info 
 	return;
 answer:
 	fuse_reply_err(req, -err);
-	ffdvb_cuse_ioctl_call_free(call);
+	call_release(call);
 }

@@ -66,9 +66,27 @@ static int read_step(struct cuse_pending *p)
 	return 1;
 }
 
+/* The device's read buffer, grown to size; NULL when out of memory. */
+static char *read_buf(struct ffdvb_cuse_dev *dev, size_t size)
+{
+	if (size > dev->read_buf_size) {
+		char *b = realloc(dev->read_buf, size);
+
+		if (!b)
+			return NULL;
+		dev->read_buf = b;
+		dev->read_buf_size = size;
+	}
+	return dev->read_buf;
+}
+
 static void cuse_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_info *fi)
 {
 	struct cuse_file *cf = file_of(fi);
+	struct cuse_pending first = {
+		.kind = PENDING_READ, .req = req, .cf = cf, .len = size,
+		.nonblock = !!(fi->flags & O_NONBLOCK),
+	};
 	struct cuse_pending *p;
 
 	(void)off;
@@ -76,23 +94,26 @@ static void cuse_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_i
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	p = calloc(1, sizeof(*p));
-	if (p)
-		p->data = malloc(size ? size : 1);
-	if (!p || !p->data) {
-		free(p);
+	/* the first attempt reads into the device's buffer: no allocation unless it waits */
+	first.data = read_buf(cf->dev, size ? size : 1);
+	if (!first.data) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	p->kind = PENDING_READ;
-	p->req = req;
-	p->cf = cf;
-	p->len = size;
-	p->nonblock = !!(fi->flags & O_NONBLOCK);
-	if (read_step(p))
-		pending_free(p);
-	else
-		ffdvb_cuse_pending_add(cf->dev, p);
+	if (read_step(&first))
+		return;
+	p = malloc(sizeof(*p));
+	if (p)
+		*p = first;
+	if (p && !(p->data = malloc(size ? size : 1))) {
+		free(p);
+		p = NULL;
+	}
+	if (!p) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	ffdvb_cuse_pending_add(cf->dev, p);
 }
 
 /* ---- write ------------------------------------------------------------------------------- */
@@ -277,8 +298,10 @@ void ffdvb_cuse_file_release(struct cuse_file *cf)
 		dev->files = cf->next;
 	if (cf->next)
 		cf->next->prev = cf->prev;
-	if (cf->ph)
+	if (cf->ph) {
 		fuse_pollhandle_destroy(cf->ph);
+		dev->pollers--;
+	}
 	ffdvb_cuse_chain_free(cf->chain);
 	if (dev->ops->release)
 		dev->ops->release(cf->file);
@@ -311,6 +334,8 @@ static void cuse_poll(fuse_req_t req, struct fuse_file_info *fi, struct fuse_pol
 	if (ph) {
 		if (cf->ph)
 			fuse_pollhandle_destroy(cf->ph);
+		else
+			cf->dev->pollers++;
 		cf->ph = ph;
 	}
 	cf->last_mask = mask;
@@ -330,6 +355,7 @@ void ffdvb_cuse_notify_pollers(struct ffdvb_cuse_dev *dev)
 		fuse_lowlevel_notify_poll(cf->ph);
 		fuse_pollhandle_destroy(cf->ph);
 		cf->ph = NULL;
+		dev->pollers--;
 		cf->last_mask = mask;
 	}
 }
