@@ -120,6 +120,11 @@ size_t ffdvb_repacker_feed(struct ffdvb_repacker *r, const uint8_t *data, size_t
  * before the payload is fed. Returns the payload bytes fed (0 when dropped). */
 size_t ffdvb_repacker_ts_packet(struct ffdvb_repacker *r, const uint8_t *pkt);
 
+/* Ends an open unbounded packet: what it holds goes to the sink and scanning starts afresh
+ * (av7110 does this after queueing a still picture, §4.4). A bounded packet or a partial
+ * header is left as it is. */
+void ffdvb_repacker_flush(struct ffdvb_repacker *r);
+
 /* Forgets all partial state (partial header, open packet, pending output are discarded, not
  * emitted), as av7110 does on AUDIO/VIDEO_CLEAR_BUFFER and TEI. Stats are kept (resets++). */
 void ffdvb_repacker_reset(struct ffdvb_repacker *r);

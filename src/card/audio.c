@@ -96,7 +96,8 @@ static int audio_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 			return -EINVAL;
 		return 0;
 	case FFDVB_AUDIO_CLEAR_BUFFER:
-		card_ring_flush(&card->aring); /* and the audio repacker (src/demux) */
+		card_ring_flush(&card->aring);
+		ffdvb_repacker_reset(&card->arepack);
 		if (card->playing) /* clients.md §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;
 		break;

@@ -121,6 +121,7 @@ struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_ca
 		card->dmx_pids[i] = 0xffff; /* dvb_demux's "no PID" */
 	card->fe_delsys = SYS_DVBS;
 
+	card_repackers_init(card);
 	card->drain_ev = new_drain_event(base, card);
 	if (!card->drain_ev || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
 	    card_ring_init(&card->aring, CARD_AUDIO_RING_SIZE)) {

@@ -10,6 +10,7 @@
 
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
+#include "ffdvb/demux.h"
 
 /* ---- byte ring (ring.c): usable capacity is size - 1, like dvb_ringbuffer ---------------- */
 
@@ -117,6 +118,9 @@ struct ffdvb_card {
 	 * reported, effective_mute is what the decoder will apply */
 	int effective_mute;
 	struct card_ring vring, aring;
+	/* §6.1: video0 (and still pictures) feed vrepack, audio0 feeds arepack */
+	struct ffdvb_repacker vrepack, arepack;
+	uint64_t repack_dropped; /* packets routed to a ring without room */
 
 	struct ffdvb_video_event events[CARD_EVENT_SLOTS];
 	unsigned int ev_rd, ev_wr;
@@ -198,8 +202,10 @@ int card_free_cond(const struct ffdvb_card *card); /* both rings >= 20480 free *
 ssize_t card_av_write(struct ffdvb_card *card, enum ffdvb_node_type type, const void *buf,
 		      size_t len);
 /* Feeds PES bytes written to node `type` into the decoder rings; returns bytes taken. */
-size_t card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *data,
-		     size_t len);
+/* The repackers and where their packets go (write.c). */
+void card_repackers_init(struct ffdvb_card *card);
+void card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *data,
+		   size_t len);
 
 /* events.c (§9.4) */
 void card_events_reset(struct ffdvb_card *card);

@@ -17,11 +17,11 @@ int card_free_cond(const struct ffdvb_card *card)
 	       card_ring_space(&card->aring) >= CARD_FREE_COND_PES;
 }
 
-/* The PES repackers of src/demux will be reset here; until then the rings carry the written
- * bytes and there is no parser state. */
+/* start_play from nothing playing resets both repackers (§4.3) */
 static void reset_repackers(struct ffdvb_card *card)
 {
-	(void)card;
+	ffdvb_repacker_reset(&card->vrepack);
+	ffdvb_repacker_reset(&card->arepack);
 }
 
 int card_start_play(struct ffdvb_card *card, unsigned int what)

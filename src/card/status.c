@@ -54,6 +54,11 @@ static void status_json(struct ffdvb_card *card, FILE *out)
 		(card->playing & CARD_PLAY_AUDIO) ? "true" : "false", card->audio.mute_state,
 		card->effective_mute, card->audio.AV_sync_state, card->audio.channel_select,
 		card->audio.bypass_mode);
+	fprintf(out, "\"stream\":{\"garbage_bytes\":%" PRIu64 ",\"bad_headers\":%" PRIu64
+		",\"ts_error_packets\":%" PRIu64 ",\"packets_dropped\":%" PRIu64 "},",
+		card->vrepack.stats.garbage_bytes + card->arepack.stats.garbage_bytes,
+		card->vrepack.stats.bad_headers + card->arepack.stats.bad_headers,
+		card->vrepack.stats.ts_tei + card->arepack.stats.ts_tei, card->repack_dropped);
 	fprintf(out, "\"stc\":%" PRIu64 ",\"osd_window\":%d,", card_stc(card), card->osd_win);
 	fprintf(out, "\"last_still\":{\"size\":%" PRIu32 ",\"fnv1a\":%" PRIu32 "},",
 		card->last_still.size, card->last_still.fnv1a);
@@ -84,6 +89,11 @@ static void status_table(struct ffdvb_card *card, FILE *out)
 		card_ring_fill(&card->aring), card->aring.size,
 		(card->playing & CARD_PLAY_AUDIO) ? "playing from memory" : "not playing",
 		card->audio.mute_state, card->effective_mute);
+	fprintf(out, "stream: %" PRIu64 " garbage bytes skipped, %" PRIu64 " bad PES headers, %" PRIu64
+		" TS error packets, %" PRIu64 " packets dropped\n",
+		card->vrepack.stats.garbage_bytes + card->arepack.stats.garbage_bytes,
+		card->vrepack.stats.bad_headers + card->arepack.stats.bad_headers,
+		card->vrepack.stats.ts_tei + card->arepack.stats.ts_tei, card->repack_dropped);
 	fprintf(out, "stc: %" PRIu64 "\n", card_stc(card));
 	fprintf(out, "last still picture: %" PRIu32 " bytes, fnv1a %" PRIu32 "\n",
 		card->last_still.size, card->last_still.fnv1a);

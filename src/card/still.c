@@ -66,6 +66,8 @@ int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 		pos += n;
 	}
 	io->progress = pos + 1;
+	if (pos == total)
+		ffdvb_repacker_flush(&card->vrepack); /* ends the unbounded still-picture PES */
 	card_wake_av(card);
 	if (pos < total)
 		return io->interrupted ? 0 : -FFDVB_EBLOCK; /* a signal ends it quietly */

@@ -132,7 +132,8 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		card->video.play_state = FFDVB_VIDEO_PLAYING;
 		break;
 	case FFDVB_VIDEO_CLEAR_BUFFER:
-		card_ring_flush(&card->vring); /* and the video repacker (src/demux) */
+		card_ring_flush(&card->vring);
+		ffdvb_repacker_reset(&card->vrepack);
 		if (card->playing) /* clients.md §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;
 		break;

@@ -5,33 +5,52 @@
 
 #include "card_internal.h"
 
-/* The PES repacker and stream-id routing of §6.1 (video0 writes of 0xC0-0xDF/0xBD going to the
- * audio ring, PS headers dropped, 2048-byte output packets) belong to src/demux and will be put
- * in here. Until then the bytes go as written into the ring of the node written to. */
-size_t card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *data,
-		     size_t len)
+/* Repacked packets go whole into a ring or not at all (the firmware only ever takes whole
+ * packets). The free-space checks before each chunk leave room for
+ * ffdvb_repacker_out_bound(), so a drop means a stream id routed to the ring that the
+ * write did not check: audio carried in TS written to video0 (§4.1). */
+static void ring_put_packet(struct ffdvb_card *card, struct card_ring *r, const uint8_t *pkt,
+			    size_t len)
 {
-	struct card_ring *r = type == FFDVB_NODE_VIDEO ? &card->vring : &card->aring;
-
-	return card_ring_put(r, data, len);
+	if (card_ring_space(r) < len) {
+		card->repack_dropped++;
+		return;
+	}
+	card_ring_put(r, pkt, len);
 }
 
-/* PIDs are ignored: everything written to a node belongs to its decoder. */
-static void feed_ts_packet(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *pkt)
+/* video instance: 0xE0-0xEF to the video ring, every other stream id to the audio ring */
+static void video_sink(void *ctx, uint8_t stream_id, const uint8_t *pkt, size_t len)
 {
-	unsigned int afc = (pkt[3] >> 4) & 3;
-	size_t off = 4;
+	struct ffdvb_card *card = ctx;
 
-	if (pkt[1] & 0x80) /* transport_error_indicator: dropped (and the repacker reset) */
-		return;
-	if (!(afc & 1)) /* no payload */
-		return;
-	if (afc & 2)
-		off += 1 + (size_t)pkt[4];
-	if (off >= CARD_TS_SIZE)
-		return;
-	/* payload_unit_start (pkt[1] & 0x40) will close an open unbounded PES in the repacker */
-	card_feed_pes(card, type, pkt + off, CARD_TS_SIZE - off);
+	ring_put_packet(card, (stream_id & 0xf0) == 0xe0 ? &card->vring : &card->aring, pkt, len);
+}
+
+/* audio instance: whatever the stream id, it is for the audio decoder */
+static void audio_sink(void *ctx, uint8_t stream_id, const uint8_t *pkt, size_t len)
+{
+	struct ffdvb_card *card = ctx;
+
+	(void)stream_id;
+	ring_put_packet(card, &card->aring, pkt, len);
+}
+
+void card_repackers_init(struct ffdvb_card *card)
+{
+	ffdvb_repacker_init(&card->vrepack, video_sink, card);
+	ffdvb_repacker_init(&card->arepack, audio_sink, card);
+}
+
+static struct ffdvb_repacker *repacker_of(struct ffdvb_card *card, enum ffdvb_node_type type)
+{
+	return type == FFDVB_NODE_VIDEO ? &card->vrepack : &card->arepack;
+}
+
+void card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *data,
+		   size_t len)
+{
+	ffdvb_repacker_feed(repacker_of(card, type), data, len);
 }
 
 static int has_room(const struct ffdvb_card *card, enum ffdvb_node_type type, int ts)
@@ -59,7 +78,8 @@ ssize_t card_av_write(struct ffdvb_card *card, enum ffdvb_node_type type, const 
 		size_t n = CARD_TS_SIZE;
 
 		if (ts) {
-			feed_ts_packet(card, type, p + done);
+			/* PIDs ignored, TEI resets, PUSI closes an unbounded PES (§4.1) */
+			ffdvb_repacker_ts_packet(repacker_of(card, type), p + done);
 		} else {
 			n = len - done < CARD_PES_CHUNK ? len - done : CARD_PES_CHUNK;
 			card_feed_pes(card, type, p + done, n);

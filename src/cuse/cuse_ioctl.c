@@ -411,7 +411,10 @@ void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info 
 		ffdvb_marshal_arg_in(&call->lo, in_buf, call->native);
 		call->io.buf = call->native;
 		err = ffdvb_marshal_payload(&call->lo, call->native, &call->pl);
-		if (err < 0) {
+		if (err == -EFBIG) { /* too large to hold: the node answers as for a bad pointer */
+			call->io.data_fault = 1;
+			err = 0;
+		} else if (err < 0) {
 			ffdvb_cuse_log_refused(dev, "ioctl 0x%08x refused (%s)", (unsigned int)cmd,
 					       strerror(-err));
 			goto answer;

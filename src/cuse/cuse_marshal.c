@@ -224,7 +224,7 @@ int ffdvb_marshal_payload(const struct ffdvb_ioctl_layout *lo, const void *nativ
 		if (sp->size <= 0)
 			return 0; /* size 0: nothing read; negative: the node decides */
 		if ((uint32_t)sp->size > FFDVB_STILL_MAX)
-			return -ENOMEM;
+			return -EFBIG;
 		p->kind = FFDVB_PAYLOAD_BLOCK;
 		p->addr = (uint64_t)(uintptr_t)sp->iFrame;
 		p->len = (size_t)sp->size;

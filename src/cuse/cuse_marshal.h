@@ -71,8 +71,10 @@ struct ffdvb_payload {
 
 /* Describes the payload named by the native argument of lo->native_cmd. Returns 0, or an
  * error when the request is refused before anything is fetched: -EINVAL for a props count
- * above DTV_IOCTL_MAX_MSGS (as dvb-core), -ENOMEM for a still picture above FFDVB_STILL_MAX. A size the node will refuse (SetBlock w == 0 ...) gives
- * FFDVB_PAYLOAD_NONE so that the node sees its own error. */
+ * above DTV_IOCTL_MAX_MSGS (as dvb-core), -EFBIG for a still picture above FFDVB_STILL_MAX
+ * (the caller passes it to the node as unreadable memory: such sizes come from bad
+ * arguments, and av7110 answered those with EFAULT). A size the node will refuse (SetBlock
+ * w == 0 ...) gives FFDVB_PAYLOAD_NONE so that the node sees its own error. */
 int ffdvb_marshal_payload(const struct ffdvb_ioctl_layout *lo, const void *native,
 			  struct ffdvb_payload *p);
 

@@ -38,3 +38,9 @@ size_t ffdvb_repacker_ts_packet(struct ffdvb_repacker *r, const uint8_t *pkt)
 	rp_feed(r, pkt + off, FFDVB_TS_PACKET_SIZE - off);
 	return FFDVB_TS_PACKET_SIZE - off;
 }
+
+void ffdvb_repacker_flush(struct ffdvb_repacker *r)
+{
+	if (r->state == FFDVB_RP_DATA && r->unbounded)
+		rp_out_close(r);
+}

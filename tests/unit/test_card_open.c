@@ -73,8 +73,10 @@ static void video_open_side_effects(void)
 	struct ffdvb_audio_status as;
 	struct ffdvb_video_event ev;
 	void *w, *a, *ro;
-	uint8_t pes[100] = { 0, 0, 1, 0xe0 };
+	uint8_t pes[100], apes[100];
 
+	fill_pes(pes, sizeof(pes), 0xe0, 2048); /* one whole video PES: passes the repacker as is */
+	fill_pes(apes, sizeof(apes), 0xc0, 2048);
 	env_setup(0);
 	a = xopen(FFDVB_NODE_AUDIO, O_RDWR, NULL);
 	w = xopen(FFDVB_NODE_VIDEO, O_RDWR, NULL);
@@ -85,7 +87,7 @@ static void video_open_side_effects(void)
 	CHECK_EQ(io_arg(a, FFDVB_AUDIO_PLAY, 0), 0);
 	CHECK_EQ(io_arg(w, FFDVB_VIDEO_SET_DISPLAY_FORMAT, FFDVB_VIDEO_CENTER_CUT_OUT), 0);
 	CHECK_EQ(E.ops->write(w, pes, sizeof(pes), 1), 100);
-	CHECK_EQ(E.ops->write(a, pes, sizeof(pes), 1), 100);
+	CHECK_EQ(E.ops->write(a, apes, sizeof(apes), 1), 100);
 	CHECK_EQ(card_ring_fill(&E.card->vring), 100);
 	CHECK_EQ(card_ring_fill(&E.card->aring), 100);
 	for (int i = 0; i < 9; i++) /* overflows the queue */

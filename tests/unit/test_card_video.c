@@ -58,8 +58,10 @@ static void video_ioctls(void)
 	struct ffdvb_video_status vs;
 	unsigned int caps = 0;
 	void *w, *a;
-	uint8_t pes[64] = { 0, 0, 1, 0xe0 };
+	uint8_t pes[64], apes[64];
 
+	fill_pes(pes, sizeof(pes), 0xe0, 2048); /* whole PES packets: ring fill == bytes written */
+	fill_pes(apes, sizeof(apes), 0xc0, 2048);
 	env_setup(0);
 	w = xopen(FFDVB_NODE_VIDEO, O_RDWR, NULL);
 	a = xopen(FFDVB_NODE_AUDIO, O_RDWR, NULL);
@@ -122,7 +124,7 @@ static void video_ioctls(void)
 
 	/* CLEAR_BUFFER flushes only the video ring */
 	CHECK_EQ(E.ops->write(w, pes, sizeof(pes), 1), 64);
-	CHECK_EQ(E.ops->write(a, pes, sizeof(pes), 1), 64);
+	CHECK_EQ(E.ops->write(a, apes, sizeof(apes), 1), 64);
 	CHECK_EQ(io_arg(w, FFDVB_VIDEO_CLEAR_BUFFER, 0), 0);
 	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
 	CHECK_EQ(card_ring_fill(&E.card->aring), 64);

@@ -213,7 +213,7 @@ static void payloads(void)
 	EXPECT_EQ("still len", p.len, 1000000);
 	EXPECT_EQ("still addr", p.addr, 0x10000);
 	sp.size = FFDVB_STILL_MAX + 1;
-	EXPECT_EQ("still too big: ENOMEM", ffdvb_marshal_payload(&lo, &sp, &p), -ENOMEM);
+	EXPECT_EQ("still too big: EFBIG (node sees a fault)", ffdvb_marshal_payload(&lo, &sp, &p), -EFBIG);
 	sp.size = 0;
 	ffdvb_marshal_payload(&lo, &sp, &p);
 	EXPECT_EQ("still size 0", p.kind, FFDVB_PAYLOAD_NONE);

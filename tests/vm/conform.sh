@@ -129,7 +129,8 @@ else
   echo "--- note: ffdvb-conform32 is not built (no gcc -m32): 32-bit callers untested"
 fi
 if "$tool" --help 2>&1 | grep -q -- '--robustness'; then
-  conform ffdvb-conform-robustness "$tool" --robustness --only robustness "$dev"
+  # shellcheck disable=SC2086
+  conform ffdvb-conform-robustness "$tool" $control --robustness --only robustness "$dev"
 fi
 
 if [ -n "$hung" ]; then
