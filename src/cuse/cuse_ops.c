@@ -66,6 +66,23 @@ static int read_step(struct cuse_pending *p)
 	return 1;
 }
 
+/* A heap copy of a request that has to wait, with its own data buffer of size bytes (the
+ * caller fills it for writes); NULL when out of memory. */
+static struct cuse_pending *pending_keep(const struct cuse_pending *first, size_t size)
+{
+	struct cuse_pending *p = malloc(sizeof(*p));
+
+	if (!p)
+		return NULL;
+	*p = *first;
+	p->data = malloc(size ? size : 1);
+	if (!p->data) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
 /* The device's read buffer, grown to size; NULL when out of memory. */
 static char *read_buf(struct ffdvb_cuse_dev *dev, size_t size)
 {
@@ -102,13 +119,7 @@ static void cuse_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_i
 	}
 	if (read_step(&first))
 		return;
-	p = malloc(sizeof(*p));
-	if (p)
-		*p = first;
-	if (p && !(p->data = malloc(size ? size : 1))) {
-		free(p);
-		p = NULL;
-	}
+	p = pending_keep(&first, size);
 	if (!p) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -169,13 +180,7 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 	if (write_step(&first, buf))
 		return;
 	/* blocked: keep a copy, the request buffer is reused for the next request */
-	p = malloc(sizeof(*p));
-	if (p)
-		*p = first;
-	if (p && !(p->data = malloc(size ? size : 1))) {
-		free(p);
-		p = NULL;
-	}
+	p = pending_keep(&first, size);
 	if (!p) {
 		if (first.done)
 			fuse_reply_write(req, first.done);

@@ -4,19 +4,8 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 
+#include "check.h"
 #include "ffdvb/abi.h"
-
-static int failures, checks;
-
-#define EXPECT_EQ(what, got, want)                                                          \
-	do {                                                                                \
-		unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want); \
-		checks++;                                                                   \
-		if (g_ != w_) {                                                             \
-			failures++;                                                         \
-			printf("FAIL %s (expected 0x%llx, got 0x%llx)\n", what, w_, g_);      \
-		}                                                                           \
-	} while (0)
 
 /* request numbers as the spec tables give them for x86_64 and i386 */
 static void spec_numbers(void)

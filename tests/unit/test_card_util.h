@@ -12,32 +12,11 @@
 
 #include <event2/event.h>
 
+#include "check.h"
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
 #include "ffdvb/demux.h"
 #include "card_internal.h"
-
-static int failures, checks;
-
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		checks++;                                                                    \
-		if (!(cond)) {                                                               \
-			failures++;                                                          \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);             \
-		}                                                                            \
-	} while (0)
-
-#define CHECK_EQ(got, want)                                                                  \
-	do {                                                                                 \
-		long long g_ = (long long)(got), w_ = (long long)(want);                    \
-		checks++;                                                                    \
-		if (g_ != w_) {                                                              \
-			failures++;                                                          \
-			printf("FAIL %s:%d: %s == %lld, expected %s == %lld\n", __FILE__,   \
-			       __LINE__, #got, g_, #want, w_);                               \
-		}                                                                            \
-	} while (0)
 
 struct env {
 	struct event_base *base;
@@ -197,10 +176,5 @@ static inline size_t ts_from_pes(uint8_t *ts, const uint8_t *pes, size_t len)
 	return count;
 }
 
-static inline int finish(const char *name)
-{
-	printf("%s: %d checks, %d failures\n", name, checks, failures);
-	return failures ? 1 : 0;
-}
 
 #endif

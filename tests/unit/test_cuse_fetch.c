@@ -7,21 +7,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "cuse_fetch.h"
 #include "ffdvb/checksum.h"
-
-static int failures, checks;
-
-#define EXPECT_EQ(what, got, want)                                                          \
-	do {                                                                                \
-		long long g_ = (long long)(got), w_ = (long long)(want);                    \
-		checks++;                                                                   \
-		if (g_ != w_) {                                                             \
-			failures++;                                                         \
-			printf("FAIL %s:%d %s (expected %lld, got %lld)\n", __FILE__, __LINE__, \
-			       what, w_, g_);                                               \
-		}                                                                           \
-	} while (0)
 
 static unsigned char dst[1 << 20];
 

@@ -5,20 +5,8 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "check.h"
 #include "cuse_marshal.h"
-
-static int failures, checks;
-
-#define EXPECT_EQ(what, got, want)                                                          \
-	do {                                                                                \
-		unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want); \
-		checks++;                                                                   \
-		if (g_ != w_) {                                                             \
-			failures++;                                                         \
-			printf("FAIL %s:%d %s (expected 0x%llx, got 0x%llx)\n", __FILE__, __LINE__, \
-			       what, w_, g_);                                               \
-		}                                                                           \
-	} while (0)
 
 static void layouts(void)
 {

@@ -14,20 +14,10 @@
 
 #include <event2/event.h>
 
+#include "check.h"
 #include "daemon/control.h"
 #include "daemon/options.h"
 #include "ffdvb/card.h"
-
-static int failures, checks;
-
-#define EXPECT(what, cond)                                                                  \
-	do {                                                                                \
-		checks++;                                                                   \
-		if (!(cond)) {                                                              \
-			failures++;                                                         \
-			printf("FAIL %s:%d %s\n", __FILE__, __LINE__, what);                \
-		}                                                                           \
-	} while (0)
 
 static int parse(struct ffdvbd_options *o, ...)
 {
@@ -48,34 +38,34 @@ static void options(void)
 	struct ffdvbd_options o;
 	struct group *video = getgrnam("video");
 
-	EXPECT("defaults parse", parse(&o, NULL) == 0);
-	EXPECT("default adapter 0", o.adapter == 0);
-	EXPECT("default owner root", o.uid == 0);
-	EXPECT("default group video (root without it)", o.gid == (video ? video->gr_gid : 0));
-	EXPECT("default mode 0660", o.mode == 0660);
-	EXPECT("default control path", strcmp(o.control, "/run/ffdvb/adapter0.sock") == 0);
-	EXPECT("detaches by default", o.foreground == 0);
+	CHECK_LABELLED("defaults parse", parse(&o, NULL) == 0);
+	CHECK_LABELLED("default adapter 0", o.adapter == 0);
+	CHECK_LABELLED("default owner root", o.uid == 0);
+	CHECK_LABELLED("default group video (root without it)", o.gid == (video ? video->gr_gid : 0));
+	CHECK_LABELLED("default mode 0660", o.mode == 0660);
+	CHECK_LABELLED("default control path", strcmp(o.control, "/run/ffdvb/adapter0.sock") == 0);
+	CHECK_LABELLED("detaches by default", o.foreground == 0);
 
-	EXPECT("all options parse",
+	CHECK_LABELLED("all options parse",
 	       parse(&o, "--adapter", "3", "--user", "root", "--group", "0", "--mode", "0640", "-f",
 		     "-v", "-v", "-q", "--drain-rate", "500000", "--osd-memsize", "92000", NULL) == 0);
-	EXPECT("adapter 3", o.adapter == 3);
-	EXPECT("control follows adapter", strcmp(o.control, "/run/ffdvb/adapter3.sock") == 0);
-	EXPECT("mode 0640", o.mode == 0640);
-	EXPECT("group 0", o.gid == 0);
-	EXPECT("foreground, verbose 2, quiet", o.foreground && o.verbose == 2 && o.quiet);
-	EXPECT("drain rate", o.drain_rate == 500000);
-	EXPECT("osd memsize", o.osd_memsize == 92000);
-	EXPECT("--control", parse(&o, "--control", "/tmp/x.sock", NULL) == 0 &&
+	CHECK_LABELLED("adapter 3", o.adapter == 3);
+	CHECK_LABELLED("control follows adapter", strcmp(o.control, "/run/ffdvb/adapter3.sock") == 0);
+	CHECK_LABELLED("mode 0640", o.mode == 0640);
+	CHECK_LABELLED("group 0", o.gid == 0);
+	CHECK_LABELLED("foreground, verbose 2, quiet", o.foreground && o.verbose == 2 && o.quiet);
+	CHECK_LABELLED("drain rate", o.drain_rate == 500000);
+	CHECK_LABELLED("osd memsize", o.osd_memsize == 92000);
+	CHECK_LABELLED("--control", parse(&o, "--control", "/tmp/x.sock", NULL) == 0 &&
 				    strcmp(o.control, "/tmp/x.sock") == 0);
 
 	/* usage errors print to stderr and ask for exit 2 */
-	EXPECT("bad mode", parse(&o, "--mode", "999", NULL) == -1);
-	EXPECT("bad adapter", parse(&o, "--adapter", "-1", NULL) == -1);
-	EXPECT("unknown user", parse(&o, "--user", "no-such-user-ffdvb", NULL) == -1);
-	EXPECT("drain rate 0", parse(&o, "--drain-rate", "0", NULL) == -1);
-	EXPECT("stray argument", parse(&o, "extra", NULL) == -1);
-	EXPECT("unknown option", parse(&o, "--bogus", NULL) == -1);
+	CHECK_LABELLED("bad mode", parse(&o, "--mode", "999", NULL) == -1);
+	CHECK_LABELLED("bad adapter", parse(&o, "--adapter", "-1", NULL) == -1);
+	CHECK_LABELLED("unknown user", parse(&o, "--user", "no-such-user-ffdvb", NULL) == -1);
+	CHECK_LABELLED("drain rate 0", parse(&o, "--drain-rate", "0", NULL) == -1);
+	CHECK_LABELLED("stray argument", parse(&o, "extra", NULL) == -1);
+	CHECK_LABELLED("unknown option", parse(&o, "--bogus", NULL) == -1);
 }
 
 /* Sends one command line and runs the loop until the daemon side closed; returns the answer. */
@@ -130,29 +120,29 @@ static void control(void)
 		return;
 	}
 	card = ffdvb_card_new(base, &cfg);
-	EXPECT("card", card != NULL);
+	CHECK_LABELLED("card", card != NULL);
 	/* a stale socket file from a dead daemon is replaced; the folder is created */
 	snprintf(path, sizeof(path), "%s/run/adapter7.sock", dir);
 	ctl = ffdvbd_control_new(base, path, getgid(), card);
-	EXPECT("control socket created with its folder", ctl != NULL);
-	EXPECT("socket mode 0660", stat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	CHECK_LABELLED("control socket created with its folder", ctl != NULL);
+	CHECK_LABELLED("socket mode 0660", stat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
 					   (st.st_mode & 07777) == 0660);
 	second = ffdvbd_control_new(base, path, getgid(), card);
-	EXPECT("a second daemon on the same path is refused", !second && errno == EADDRINUSE);
+	CHECK_LABELLED("a second daemon on the same path is refused", !second && errno == EADDRINUSE);
 
 	a = ask(base, path, "status --json\n");
-	EXPECT("status --json answers JSON", a && a[0] == '{' && strstr(a, "\"adapter\":7"));
-	EXPECT("status --json has the node keys", a && strstr(a, "\"frontend0\":{"));
+	CHECK_LABELLED("status --json answers JSON", a && a[0] == '{' && strstr(a, "\"adapter\":7"));
+	CHECK_LABELLED("status --json has the node keys", a && strstr(a, "\"frontend0\":{"));
 	a = ask(base, path, "status\n");
-	EXPECT("status answers a table", a && a[0] != '{' && strlen(a) > 20 &&
+	CHECK_LABELLED("status answers a table", a && a[0] != '{' && strlen(a) > 20 &&
 					 strncmp(a, "error: ", 7) != 0);
 	a = ask(base, path, "status --json");
-	EXPECT("a last line without newline counts", a && a[0] == '{');
+	CHECK_LABELLED("a last line without newline counts", a && a[0] == '{');
 	a = ask(base, path, "reboot\n");
-	EXPECT("unknown command -> error:", a && strncmp(a, "error: ", 7) == 0);
+	CHECK_LABELLED("unknown command -> error:", a && strncmp(a, "error: ", 7) == 0);
 
 	ffdvbd_control_free(ctl);
-	EXPECT("socket removed on free", access(path, F_OK) != 0);
+	CHECK_LABELLED("socket removed on free", access(path, F_OK) != 0);
 	/* a leftover socket nobody listens on is taken over */
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -161,7 +151,7 @@ static void control(void)
 	bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	close(fd);
 	ctl = ffdvbd_control_new(base, path, getgid(), card);
-	EXPECT("stale socket replaced", ctl != NULL);
+	CHECK_LABELLED("stale socket replaced", ctl != NULL);
 	ffdvbd_control_free(ctl);
 
 	ffdvb_card_free(card);

@@ -9,35 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "ffdvb/demux.h"
 
-static int failures, checks;
-
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		checks++;                                                                    \
-		if (!(cond)) {                                                               \
-			failures++;                                                          \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);             \
-		}                                                                            \
-	} while (0)
-
-#define CHECK_EQ(got, want)                                                                  \
-	do {                                                                                 \
-		long long g_ = (long long)(got), w_ = (long long)(want);                    \
-		checks++;                                                                    \
-		if (g_ != w_) {                                                              \
-			failures++;                                                          \
-			printf("FAIL %s:%d: %s == %lld, expected %s == %lld\n", __FILE__,   \
-			       __LINE__, #got, g_, #want, w_);                               \
-		}                                                                            \
-	} while (0)
-
-static inline int finish(const char *name)
-{
-	printf("%s: %d checks, %d failures\n", name, checks, failures);
-	return failures ? 1 : 0;
-}
 
 /* ---- capturing sink --------------------------------------------------------------------- */
 
