@@ -53,8 +53,20 @@ run_ctest() {
   return 0
 }
 
+# the conformance results of the real-kernel runs (full logs in build/vm-out/<test>/)
+conform_summary() {
+  local f
+  step "ffdvb-conform in the VM"
+  for f in "$1"/vm-out/*/ffdvb-conform*.log; do
+    [ -f "$f" ] || continue
+    printf '  %s %s: %s\n' "$(basename "$(dirname "$f")")" "$(basename "$f" .log)" \
+      "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$f" | tail -n 1)"
+    grep -E '^(FAIL|SKIP) ' "$f" | sed 's/^/    /'
+  done
+}
+
 start=$SECONDS
-build build && run_ctest build
+build build && run_ctest build && conform_summary build
 build build-asan -DFFDVB_SANITIZE=ON && run_ctest build-asan -L unit
 
 echo
