@@ -3,9 +3,10 @@
  *
  * The session is driven from the daemon's single-threaded libevent loop (fuse_session_fd +
  * fuse_session_receive_buf/process_buf), not cuse_lowlevel_main(): all node state lives on one
- * thread without locks, and libfuse's multi-threaded loop measured about 4.5x slower per round
- * trip on a 2-core machine. libfuse's signal handlers are not installed; the daemon owns the
- * signals. */
+ * thread without locks. libfuse's multi-threaded loop was said to cost about 4.5x the round
+ * trip on 2 cores; bench/run.sh core measures it against the single-threaded one on a bare
+ * device (1.04-1.11x here), so threads would buy nothing for the locks they need. libfuse's
+ * signal handlers are not installed; the daemon owns the signals. */
 #include "cuse_internal.h"
 
 #include <errno.h>
