@@ -9,9 +9,9 @@ LIBS="libfuse3-dev libevent-dev libavcodec-dev libavutil-dev libswresample-dev l
       libavfilter-dev libsdl2-dev libdvbv5-dev"
 # test tools: stream generator, VM runner (qemu, Debian's kernel with cuse.ko, a static busybox
 # for the initramfs), 32-bit conformance build, DVB command-line clients, clang's libFuzzer
-# (tests/unit/test_demux_fuzz)
+# (tests/unit/test_demux_fuzz), man and systemd-analyze (tests/install_check.sh)
 TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod
-       file procps dvb-tools gcc-multilib clang libclang-rt-14-dev"
+       file procps dvb-tools gcc-multilib clang libclang-rt-14-dev man-db systemd"
 
 apt-get update
 # shellcheck disable=SC2086

@@ -1,7 +1,9 @@
 /* ffdvbd: one emulated av7110 full-featured adapter. Builds the card, one CUSE device per
  * node, waits until every node exists with its owner and mode, opens the control socket,
  * says "ffdvbd: ready (adapter N)" and runs the event loop until SIGINT/SIGTERM; then frees
- * everything in mirror order (the nodes disappear) and exits 0. */
+ * everything in mirror order (the nodes disappear) and exits 0. Under systemd (Type=notify) it
+ * also sends READY=1 after the ready line, WATCHDOG=1 every half $WATCHDOG_USEC and
+ * STOPPING=1 when a signal ends the loop. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,6 +16,7 @@
 #include <event2/event.h>
 
 #include "daemon/control.h"
+#include "daemon/notify.h"
 #include "daemon/options.h"
 #include "ffdvb/card.h"
 #include "ffdvb/cuse.h"
@@ -27,6 +30,7 @@ struct daemon {
 	struct ffdvb_cuse_dev *dev[FFDVB_NODE_COUNT];
 	struct ffdvbd_control *control;
 	struct event *ev_int, *ev_term;
+	struct event *ev_watchdog; /* systemd watchdog ping, NULL without $WATCHDOG_USEC */
 	int ready_fd; /* write end of the pipe the detached parent waits on, or -1 */
 };
 
@@ -37,6 +41,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	(void)what;
 	if (!d->opt.quiet)
 		fprintf(stderr, "ffdvbd: %s, stopping\n", strsignal((int)sig));
+	ffdvbd_notify("STOPPING=1");
 	event_base_loopexit(d->base, NULL);
 }
 
@@ -112,6 +117,8 @@ static int create_nodes(struct daemon *d)
 
 static void destroy(struct daemon *d)
 {
+	if (d->ev_watchdog)
+		event_free(d->ev_watchdog);
 	if (d->ev_term)
 		event_free(d->ev_term);
 	if (d->ev_int)
@@ -168,8 +175,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ffdvbd: cannot watch signals\n");
 		goto out;
 	}
+	/* systemd kills a service whose pings stop for $WATCHDOG_USEC */
+	long long ping = ffdvbd_watchdog_start(d.base, &d.ev_watchdog);
+
+	if (ping < 0) {
+		fprintf(stderr, "ffdvbd: cannot start the systemd watchdog timer\n");
+		goto out;
+	}
+	if (ping > 0 && d.opt.verbose)
+		fprintf(stderr, "ffdvbd: systemd watchdog ping every %lld us\n", ping);
 
 	fprintf(stderr, "ffdvbd: ready (adapter %d)\n", d.opt.adapter);
+	if (ffdvbd_notify("READY=1") < 0)
+		fprintf(stderr, "ffdvbd: cannot notify systemd ($NOTIFY_SOCKET)\n");
 	if (d.ready_fd >= 0) {
 		if (write(d.ready_fd, "r", 1) != 1)
 			perror("ffdvbd: telling the parent");

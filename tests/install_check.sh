@@ -1,0 +1,85 @@
+#!/bin/sh
+# install_check BUILD_DIR BINDIR MANDIR UNITDIR RULESDIR: 'cmake --install' into a temporary
+# prefix, then check that every file landed, that the man pages render without a groff
+# warning and that systemd-analyze accepts the unit (whose ExecStart points into the prefix).
+# Exit 0 pass, 1 fail, 77 skipped (said loudly) when man or systemd-analyze is missing.
+set -u
+build=$1 bindir=$2 mandir=$3 unitdir=$4 rulesdir=$5
+fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ffdvb-install.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+
+bad() { echo "FAIL: $*"; fail=1; }
+
+if ! cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1; then
+	cat "$tmp/install.log"
+	echo "FAIL: cmake --install"
+	exit 1
+fi
+
+for f in "$bindir/ffdvbd" "$bindir/ffdvbctl" "$bindir/ffdvb-conform"; do
+	[ -x "$prefix/$f" ] || bad "$f not installed as an executable"
+done
+unit=$prefix/$unitdir/ffdvbd.service
+rules=$prefix/$rulesdir/60-ffdvb.rules
+pages="$mandir/man8/ffdvbd.8 $mandir/man1/ffdvbctl.1 $mandir/man1/ffdvb-conform.1"
+for f in "$unit" "$rules"; do
+	[ -s "$f" ] || bad "${f#"$prefix"/} not installed"
+done
+for p in $pages; do
+	[ -s "$prefix/$p" ] || bad "$p not installed"
+done
+[ "$fail" = 0 ] || exit 1
+
+# the installed daemon answers --version with the project version the pages carry
+version=$("$prefix/$bindir/ffdvbd" --version | sed -n 's/^ffdvbd //p')
+[ -n "$version" ] || bad "ffdvbd --version printed no version"
+grep -q "ExecStart=$prefix/$bindir/ffdvbd --foreground" "$unit" ||
+	bad "unit ExecStart does not name the installed daemon: $(grep ExecStart= "$unit")"
+grep -q '^Type=notify$' "$unit" || bad "unit is not Type=notify"
+grep -q '@[A-Z_]*@' "$unit" && bad "unconfigured @VARIABLE@ left in the unit"
+grep -q '^SUBSYSTEM=="cuse", KERNEL=="dvb!adapter\*", GROUP="video", MODE="0660"$' "$rules" ||
+	bad "udev rule line missing"
+
+skipped=""
+if command -v man >/dev/null 2>&1; then
+	for p in $pages; do
+		grep -q "ffdvb $version\"" "$prefix/$p" || bad "$p does not carry version $version"
+		MANWIDTH=80 LC_ALL=C.UTF-8 man -l --warnings "$prefix/$p" >"$tmp/page.txt" 2>"$tmp/page.err"
+		rc=$?
+		if [ $rc != 0 ] || [ -s "$tmp/page.err" ]; then
+			cat "$tmp/page.err"
+			bad "man -l --warnings $p (exit $rc)"
+		elif ! [ -s "$tmp/page.txt" ]; then
+			bad "man -l $p rendered nothing"
+		fi
+	done
+	# every option ffdvbd --help lists is documented in ffdvbd(8)
+	for opt in $("$prefix/$bindir/ffdvbd" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$prefix/$mandir/man8/ffdvbd.8" ||
+			bad "ffdvbd.8 does not document $opt"
+	done
+else
+	skipped="$skipped man"
+fi
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+	# --man=no: the Documentation= pages are not installed system-wide
+	if ! systemd-analyze verify --man=no "$unit" >"$tmp/verify.log" 2>&1 ||
+	   [ -s "$tmp/verify.log" ]; then
+		cat "$tmp/verify.log"
+		bad "systemd-analyze verify ffdvbd.service"
+	fi
+else
+	skipped="$skipped systemd-analyze"
+fi
+
+[ "$fail" = 0 ] || exit 1
+if [ -n "$skipped" ]; then
+	echo "SKIPPED: install_check could not run:$skipped (install man-db / systemd;" \
+	     "scripts/setup.sh lists them); the file checks passed"
+	exit 77
+fi
+echo "install_check: files, man pages and unit OK (prefix $prefix)"
+exit 0
