@@ -147,4 +147,14 @@ void group_robustness(void);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+struct named_request {
+	const char *name;
+	unsigned long req;
+};
+
+/* video0 requests av7110 does not implement (removed from the headers, or never there) and
+ * unknown ones: ENOTTY on a writer fd, EPERM on a read-only one (video_ioctls.c) */
+extern const struct named_request video_unimplemented[];
+extern const size_t video_unimplemented_count;
+
 #endif

@@ -8,10 +8,8 @@
 
 #include "conform.h"
 
-static const struct {
-	const char *name;
-	unsigned long req;
-} ro_denied[] = {
+/* implemented video ioctls and other nodes' numbers; video_unimplemented is denied too */
+static const struct named_request ro_denied[] = {
 	{ "VIDEO_STOP", FFDVB_VIDEO_STOP },
 	{ "VIDEO_PLAY", FFDVB_VIDEO_PLAY },
 	{ "VIDEO_FREEZE", FFDVB_VIDEO_FREEZE },
@@ -24,24 +22,8 @@ static const struct {
 	{ "VIDEO_SLOWMOTION", FFDVB_VIDEO_SLOWMOTION },
 	{ "VIDEO_GET_CAPABILITIES", FFDVB_VIDEO_GET_CAPABILITIES },
 	{ "VIDEO_CLEAR_BUFFER", FFDVB_VIDEO_CLEAR_BUFFER },
-	{ "VIDEO_SET_ID", FFDVB_VIDEO_SET_ID },
 	{ "VIDEO_SET_STREAMTYPE", FFDVB_VIDEO_SET_STREAMTYPE },
 	{ "VIDEO_SET_FORMAT", FFDVB_VIDEO_SET_FORMAT },
-	{ "VIDEO_SET_SYSTEM", FFDVB_VIDEO_SET_SYSTEM },
-	{ "VIDEO_SET_HIGHLIGHT", FFDVB_VIDEO_SET_HIGHLIGHT },
-	{ "VIDEO_SET_SPU", FFDVB_VIDEO_SET_SPU },
-	{ "VIDEO_SET_SPU_PALETTE", FFDVB_VIDEO_SET_SPU_PALETTE },
-	{ "VIDEO_GET_NAVI", FFDVB_VIDEO_GET_NAVI },
-	{ "VIDEO_SET_ATTRIBUTES", FFDVB_VIDEO_SET_ATTRIBUTES },
-	{ "VIDEO_GET_FRAME_RATE", FFDVB_VIDEO_GET_FRAME_RATE },
-	{ "VIDEO_GET_PTS", FFDVB_VIDEO_GET_PTS },
-	{ "VIDEO_GET_FRAME_COUNT", FFDVB_VIDEO_GET_FRAME_COUNT },
-	{ "VIDEO_COMMAND", FFDVB_VIDEO_COMMAND },
-	{ "VIDEO_TRY_COMMAND", FFDVB_VIDEO_TRY_COMMAND },
-	{ "unknown_IO_o_99", _IO('o', 99) },
-	{ "unknown_IOR_o_99_int", _IOR('o', 99, int) },
-	{ "unknown_IOW_o_200_16bytes", _IOC(_IOC_WRITE, 'o', 200, 16) },
-	{ "unknown_IO_X_1", _IO('X', 1) },
 	{ "AUDIO_PLAY_number", FFDVB_AUDIO_PLAY },
 	{ "AUDIO_GET_STATUS_number", FFDVB_AUDIO_GET_STATUS },
 	{ "OSD_SEND_CMD_number", FFDVB_OSD_SEND_CMD },
@@ -60,8 +42,10 @@ void group_readonly(void)
 		return;
 	}
 	video_status(ro, &before);
-	for (size_t i = 0; i < ARRAY_SIZE(ro_denied); i++) {
-		unsigned long req = ro_denied[i].req;
+	for (size_t i = 0; i < ARRAY_SIZE(ro_denied) + video_unimplemented_count; i++) {
+		const struct named_request *t = i < ARRAY_SIZE(ro_denied)
+			? &ro_denied[i] : &video_unimplemented[i - ARRAY_SIZE(ro_denied)];
+		unsigned long req = t->req;
 		long r;
 
 		memset(buf, 0, 2048);
@@ -71,7 +55,7 @@ void group_readonly(void)
 			r = dev_ioctl(ro, req, buf);
 		else
 			r = dev_ioctl_val(ro, req, 1);
-		check_rc(cname("readonly.%s_eperm", ro_denied[i].name), -EPERM, r);
+		check_rc(cname("readonly.%s_eperm", t->name), -EPERM, r);
 	}
 	video_status(ro, &after);
 	check("readonly.denied_ioctls_changed_nothing", !memcmp(&before, &after, sizeof before),

@@ -223,43 +223,45 @@ static void still_picture(void)
 	vio(FFDVB_VIDEO_SELECT_SOURCE, FFDVB_VIDEO_SOURCE_DEMUX);
 }
 
+const struct named_request video_unimplemented[] = {
+	{ "VIDEO_SET_ID", FFDVB_VIDEO_SET_ID },
+	{ "VIDEO_SET_SYSTEM", FFDVB_VIDEO_SET_SYSTEM },
+	{ "VIDEO_SET_HIGHLIGHT", FFDVB_VIDEO_SET_HIGHLIGHT },
+	{ "VIDEO_SET_SPU", FFDVB_VIDEO_SET_SPU },
+	{ "VIDEO_SET_SPU_PALETTE", FFDVB_VIDEO_SET_SPU_PALETTE },
+	{ "VIDEO_GET_NAVI", FFDVB_VIDEO_GET_NAVI },
+	{ "VIDEO_SET_ATTRIBUTES", FFDVB_VIDEO_SET_ATTRIBUTES },
+	{ "VIDEO_GET_FRAME_RATE", FFDVB_VIDEO_GET_FRAME_RATE },
+	{ "VIDEO_GET_PTS", FFDVB_VIDEO_GET_PTS },
+	{ "VIDEO_GET_FRAME_COUNT", FFDVB_VIDEO_GET_FRAME_COUNT },
+	{ "VIDEO_COMMAND", FFDVB_VIDEO_COMMAND },
+	{ "VIDEO_TRY_COMMAND", FFDVB_VIDEO_TRY_COMMAND },
+	{ "unknown_IO_o_99", _IO('o', 99) },
+	{ "unknown_IOR_o_99_int", _IOR('o', 99, int) },
+	{ "unknown_IOW_o_200_16bytes", _IOC(_IOC_WRITE, 'o', 200, 16) },
+	{ "unknown_IO_X_1", _IO('X', 1) },
+};
+const size_t video_unimplemented_count = ARRAY_SIZE(video_unimplemented);
+
 /* removed and unknown ioctls: ENOTTY, but EFAULT first when a sized argument is unreadable */
 static void removed(void)
 {
-	static const struct {
-		const char *name;
-		unsigned long req;
-	} t[] = {
-		{ "VIDEO_SET_ID", FFDVB_VIDEO_SET_ID },
-		{ "VIDEO_SET_SYSTEM", FFDVB_VIDEO_SET_SYSTEM },
-		{ "VIDEO_SET_HIGHLIGHT", FFDVB_VIDEO_SET_HIGHLIGHT },
-		{ "VIDEO_SET_SPU", FFDVB_VIDEO_SET_SPU },
-		{ "VIDEO_SET_SPU_PALETTE", FFDVB_VIDEO_SET_SPU_PALETTE },
-		{ "VIDEO_GET_NAVI", FFDVB_VIDEO_GET_NAVI },
-		{ "VIDEO_SET_ATTRIBUTES", FFDVB_VIDEO_SET_ATTRIBUTES },
-		{ "VIDEO_GET_FRAME_RATE", FFDVB_VIDEO_GET_FRAME_RATE },
-		{ "VIDEO_GET_PTS", FFDVB_VIDEO_GET_PTS },
-		{ "VIDEO_GET_FRAME_COUNT", FFDVB_VIDEO_GET_FRAME_COUNT },
-		{ "VIDEO_COMMAND", FFDVB_VIDEO_COMMAND },
-		{ "VIDEO_TRY_COMMAND", FFDVB_VIDEO_TRY_COMMAND },
-		{ "unknown_IO_o_99", _IO('o', 99) },
-		{ "unknown_IOR_o_99_int", _IOR('o', 99, int) },
-		{ "unknown_IOW_o_200_16bytes", _IOC(_IOC_WRITE, 'o', 200, 16) },
-		{ "unknown_IO_X_1", _IO('X', 1) },
+	static const struct named_request other_nodes[] = {
 		{ "AUDIO_PLAY_number", FFDVB_AUDIO_PLAY },
 		{ "OSD_GET_CAPABILITY_number", FFDVB_OSD_GET_CAPABILITY },
 	};
 	uint8_t *buf = calloc(1, 2048);
 	void *bad = bad_page();
 
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
-		long r = _IOC_SIZE(t[i].req) ? dev_ioctl(v, t[i].req, buf)
-					     : dev_ioctl_val(v, t[i].req, 0);
+	for (size_t i = 0; i < video_unimplemented_count + ARRAY_SIZE(other_nodes); i++) {
+		const struct named_request *t = i < video_unimplemented_count
+			? &video_unimplemented[i] : &other_nodes[i - video_unimplemented_count];
+		long r = _IOC_SIZE(t->req) ? dev_ioctl(v, t->req, buf) : dev_ioctl_val(v, t->req, 0);
 
-		check_rc(cname("video.removed.%s_enotty", t[i].name), -ENOTTY, r);
-		if (_IOC_SIZE(t[i].req))
-			check_rc(cname("video.removed.%s_unreadable_arg_efault", t[i].name),
-				 -EFAULT, dev_ioctl(v, t[i].req, bad));
+		check_rc(cname("video.removed.%s_enotty", t->name), -ENOTTY, r);
+		if (_IOC_SIZE(t->req))
+			check_rc(cname("video.removed.%s_unreadable_arg_efault", t->name),
+				 -EFAULT, dev_ioctl(v, t->req, bad));
 	}
 	/* the removed SPU palette call is never executed, so its embedded pointer is not read */
 	struct ffdvb_video_spu_palette pal = { .length = 64, .palette = bad };
