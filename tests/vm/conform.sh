@@ -141,6 +141,18 @@ else
   "$bin/ffdvbctl" --adapter "$adapter" status --json > "$out/status.json" 2>&1
   check $? "daemon: 'ffdvbctl status --json' answers"
   echo "--- status: $(cat "$out/status.json")"
+  # the JSON is for programs: parse it, and check what the runs above must have left behind
+  python3 - "$out/status.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+nodes = ("video0", "audio0", "osd0", "demux0", "frontend0")
+assert all(s["nodes"][n]["openers"] == 0 for n in nodes), "files still open"
+assert s["nodes"]["video0"]["bytes_accepted"] > 0, "no video data accepted"
+assert s["nodes"]["video0"]["errors"] > 0, "refused calls not counted"
+assert s["video"]["ring_size"] == 131072 and s["audio"]["ring_size"] == 65536
+assert s["last_still"]["size"] > 0 and s["stream"]["garbage_bytes"] > 0
+PY
+  check $? "daemon: status JSON parses, no files left open, data and errors counted"
 
   # SIGTERM: clean exit 0, nodes gone. A watchdog kills a daemon that hangs.
   kill -TERM "$pid"
