@@ -1,0 +1,24 @@
+/* The real-time clock of the outputs that are not on a virtual clock. */
+#include <errno.h>
+#include <time.h>
+
+#include "output_internal.h"
+
+uint64_t output_monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+void output_sleep_until(uint64_t t, uint64_t max_ns)
+{
+	uint64_t now = output_monotonic_ns();
+	if (t <= now)
+		return;
+	if (max_ns && t - now > max_ns)
+		t = now + max_ns;
+	struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S), .tv_nsec = (long)(t % NS_PER_S) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}

@@ -1,0 +1,48 @@
+/* Inside the SDL backend: its state, shared by sdl.c (window, renderer, clock) and
+ * sdl_audio.c (the sound device). */
+#ifndef FFDVB_SDL_INTERNAL_H
+#define FFDVB_SDL_INTERNAL_H
+
+#include <SDL.h>
+
+#include "output_internal.h"
+
+struct sdl_audio {
+	SDL_AudioDeviceID dev;  /* 0: no device, the virtual one times the sound */
+	int period;             /* samples the device holds beyond SDL's queue */
+	struct vaudio virt;
+};
+
+struct sdl_out {
+	enum ffdvb_output_kind kind;
+	SDL_Window *win;
+	SDL_Renderer *ren;
+
+	/* the picture as a texture in its own YUV layout, when SDL has one, else converted */
+	SDL_Texture *pic;
+	int pic_w, pic_h;
+	Uint32 pic_format;
+	SDL_YUV_CONVERSION_MODE pic_mode;
+	uint64_t pic_gen;       /* o->frame_gen of the uploaded picture */
+	int have_pic;
+	struct SwsContext *sws; /* for layouts SDL has no texture for: to yuv420p */
+	uint8_t *conv[4];
+	int conv_stride[4];
+	int conv_w, conv_h;
+
+	SDL_Texture *osd;
+	uint64_t osd_gen;       /* o->osd_shown_gen of the uploaded OSD */
+	int osd_on;
+
+	int quit_noted;
+	struct sdl_audio audio;
+};
+
+int sdl_audio_open(struct ffdvb_output *o, struct sdl_out *s);
+void sdl_audio_close(struct sdl_out *s);
+int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb);
+uint64_t sdl_audio_queued(struct ffdvb_output *o);
+void sdl_audio_pause(struct ffdvb_output *o, int pause);
+void sdl_audio_clear(struct ffdvb_output *o);
+
+#endif
