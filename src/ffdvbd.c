@@ -16,10 +16,12 @@
 #include <event2/event.h>
 
 #include "daemon/control.h"
+#include "daemon/media.h"
 #include "daemon/notify.h"
 #include "daemon/options.h"
 #include "ffdvb/card.h"
 #include "ffdvb/cuse.h"
+#include "ffdvb/decoder.h"
 
 #define NODE_READY_TIMEOUT_MS 5000
 
@@ -154,10 +156,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ffdvbd: cannot create the event loop\n");
 		goto out;
 	}
+	struct ffdvb_decoder_config dec_cfg = {
+		.output = {
+			.kind = d.opt.output,
+			.width = d.opt.width,
+			.height = d.opt.height,
+			.record = d.opt.record[0] != '\0',
+			.audio = d.opt.audio,
+		},
+		.deinterlace = d.opt.deinterlace,
+	};
 	struct ffdvb_card_config card_cfg = {
 		.adapter = d.opt.adapter,
 		.drain_rate = d.opt.drain_rate,
 		.osd_memsize = d.opt.osd_memsize,
+		.decoder = d.opt.no_decode ? NULL : &dec_cfg,
 	};
 	d.card = ffdvb_card_new(d.base, &card_cfg);
 	if (!d.card) {
@@ -169,6 +182,8 @@ int main(int argc, char **argv)
 	d.control = ffdvbd_control_new(d.base, d.opt.control, d.opt.gid, d.card);
 	if (!d.control)
 		goto out;
+	if (d.opt.record[0])
+		ffdvbd_control_set_record_dir(d.control, d.opt.record);
 	d.ev_int = evsignal_new(d.base, SIGINT, on_signal, &d);
 	d.ev_term = evsignal_new(d.base, SIGTERM, on_signal, &d);
 	if (!d.ev_int || !d.ev_term || evsignal_add(d.ev_int, NULL) || evsignal_add(d.ev_term, NULL)) {
@@ -198,6 +213,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ffdvbd: event loop failed\n");
 	else
 		rc = 0;
+	if (d.opt.record[0] && d.card && ffdvbd_write_record(d.card, d.opt.record) < 0)
+		fprintf(stderr, "ffdvbd: cannot write the record to %s\n", d.opt.record);
 out:
 	destroy(&d);
 	if (rc == 0 && !d.opt.quiet)

@@ -1,8 +1,8 @@
 /* ffdvb card: one emulated full-featured adapter, its shared state (per card, never per file,
  * as on av7110) and the semantics of its nodes video0, audio0, osd0, demux0 and frontend0
  * (../shared/ref/av7110-api.md). It implements struct ffdvb_node_ops for each node and knows
- * nothing of FUSE. Until the decoder exists, data accepted into the rings is drained at a
- * steady configurable rate so that flow control behaves as on the card. */
+ * nothing of FUSE. What the rings hold is handed to the decoder (include/ffdvb/decoder.h) as
+ * the firmware took it: whole packets, audio first, video withheld while frozen. */
 #ifndef FFDVB_CARD_H
 #define FFDVB_CARD_H
 
@@ -13,6 +13,8 @@
 
 struct event_base;
 struct ffdvb_card;
+struct ffdvb_decoder;
+struct ffdvb_decoder_config;
 
 enum ffdvb_node_type {
 	FFDVB_NODE_VIDEO,
@@ -30,6 +32,9 @@ struct ffdvb_card_config {
 	int adapter;              /* N of /dev/dvb/adapterN (for messages and status) */
 	uint32_t drain_rate;      /* bytes per second taken from each playing ring; 0 = default */
 	uint32_t osd_memsize;     /* OSD_GET_CAPABILITY(OSD_CAP_MEMSIZE); 0 = default */
+	/* the decoder that plays what is written (its wake hook is the card's own); NULL: no
+	   decoder, the rings drain at drain_rate (flow-control tests without threads) */
+	const struct ffdvb_decoder_config *decoder;
 };
 
 #define FFDVB_DEFAULT_DRAIN_RATE 1000000u /* ~8 Mbit/s: an SD stream in real time */
@@ -52,5 +57,8 @@ void ffdvb_card_set_wake(struct ffdvb_card *card, enum ffdvb_node_type type, ffd
  * fill, bytes accepted and refused, error counters. json != 0: one JSON object; else a table
  * for people. Returns 0 or -errno. */
 int ffdvb_card_status(struct ffdvb_card *card, FILE *out, int json);
+
+/* The card's decoder, NULL without one (for screenshots, records and statistics). */
+struct ffdvb_decoder *ffdvb_card_decoder(struct ffdvb_card *card);
 
 #endif

@@ -9,7 +9,7 @@ static void audio_opened(struct card_file *f)
 {
 	struct ffdvb_card *card = f->node->card;
 
-	card_ring_flush(&card->aring);
+	card_flush_audio(card);
 	card->audio.stream_source = FFDVB_AUDIO_SOURCE_DEMUX;
 	card_wake_av(card);
 }
@@ -96,7 +96,7 @@ static int audio_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 			return -EINVAL;
 		return 0;
 	case FFDVB_AUDIO_CLEAR_BUFFER:
-		card_ring_flush(&card->aring);
+		card_flush_audio(card);
 		ffdvb_repacker_reset(&card->arepack);
 		if (card->playing) /* clients.md §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;

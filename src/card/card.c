@@ -116,17 +116,24 @@ struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_ca
 	card->audio.stream_source = FFDVB_AUDIO_SOURCE_DEMUX;
 	card->audio.channel_select = FFDVB_AUDIO_STEREO;
 	card->mixer.volume_left = card->mixer.volume_right = 255;
-	card->osd_win = 1;
 	for (int i = 0; i < FFDVB_DMX_PES_OTHER; i++)
 		card->dmx_pids[i] = 0xffff; /* dvb_demux's "no PID" */
 	card->fe_delsys = SYS_DVBS;
 
 	card_repackers_init(card);
 	card->drain_ev = new_drain_event(base, card);
-	if (!card->drain_ev || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
+	card->osd = ffdvb_osd_new(card->cfg.osd_memsize);
+	if (!card->drain_ev || !card->osd || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
 	    card_ring_init(&card->aring, CARD_AUDIO_RING_SIZE)) {
 		ffdvb_card_free(card);
 		errno = ENOMEM;
+		return NULL;
+	}
+	int r = card_decoder_start(card);
+
+	if (r < 0) {
+		ffdvb_card_free(card);
+		errno = -r;
 		return NULL;
 	}
 	return card;
@@ -136,6 +143,7 @@ void ffdvb_card_free(struct ffdvb_card *card)
 {
 	if (!card)
 		return;
+	card_decoder_stop(card);
 	if (card->drain_ev) {
 		int fd = event_get_fd(card->drain_ev);
 
@@ -144,6 +152,7 @@ void ffdvb_card_free(struct ffdvb_card *card)
 	}
 	card_ring_release(&card->vring);
 	card_ring_release(&card->aring);
+	ffdvb_osd_free(card->osd);
 	free(card);
 }
 
@@ -251,6 +260,8 @@ static ssize_t node_write(void *file, const void *buf, size_t len, int nonblock)
 	} else if (r == -EAGAIN) {
 		f->node->bytes_refused += len;
 	}
+	if (r > 0)
+		card_feed_decoder(f->node->card); /* the decoder may take it at once */
 	count_result(f->node, r);
 	return r;
 }
@@ -260,6 +271,9 @@ static int node_ioctl(void *file, struct ffdvb_ioctl *io)
 	struct card_file *f = file;
 	int r = impls[f->node->type]->ioctl(f, io);
 
+	/* mute, mixer, sync, blank, formats...: whatever the ioctl changed goes to the decoder */
+	if (f->node->type == FFDVB_NODE_VIDEO || f->node->type == FFDVB_NODE_AUDIO)
+		card_decoder_sync(f->node->card);
 	count_result(f->node, r);
 	return r;
 }

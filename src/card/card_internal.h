@@ -5,12 +5,14 @@
 #define FFDVB_CARD_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
 #include "ffdvb/demux.h"
+#include "ffdvb/osd.h"
 
 /* ---- byte ring (ring.c): usable capacity is size - 1, like dvb_ringbuffer ---------------- */
 
@@ -29,6 +31,8 @@ size_t card_ring_put(struct card_ring *r, const void *data, size_t len);
 /* Removes up to len bytes from the read side (the decoder's consumption); returns the count. */
 size_t card_ring_skip(struct card_ring *r, size_t len);
 void card_ring_flush(struct card_ring *r);
+/* Copies up to len bytes from the read side without removing them; returns the count. */
+size_t card_ring_peek(const struct card_ring *r, void *out, size_t len);
 
 #define CARD_VIDEO_RING_SIZE 131072
 #define CARD_AUDIO_RING_SIZE 65536
@@ -82,19 +86,6 @@ struct card_file {
 enum card_trick { CARD_TRICK_NONE, CARD_TRICK_FAST, CARD_TRICK_SLOW, CARD_TRICK_FREEZE };
 
 #define CARD_EVENT_SLOTS 8 /* §9.4: ring of 8 slots, at most 7 pending */
-
-#define CARD_OSD_WINDOWS 7
-
-struct card_osd_window {
-	int open;
-	int visible;
-	int positioned;
-	int x, y;         /* absolute screen position (when positioned) */
-	int w, h;
-	int depth_index;  /* av7110 bookkeeping: (color - 1) & 7 for OSD_Open */
-	int bpp;          /* 1/2/4/8 */
-	int raw_type;     /* OSD_OpenRaw type, -1 for OSD_Open windows */
-};
 
 #define CARD_DTV_PROPS 80 /* > DTV_MAX_COMMAND of current uapi */
 
@@ -151,9 +142,8 @@ struct ffdvb_card {
 		uint32_t fnv1a;
 	} last_osd_data;
 
-	/* osd0 */
-	int osd_win; /* current window 1..7 */
-	struct card_osd_window osd[CARD_OSD_WINDOWS + 1];
+	/* osd0: windows and pixels (src/osd); they outlive the close of osd0 */
+	struct ffdvb_osd *osd;
 
 	/* demux0: one decoder feed per pes_type (dvb_demux pesfilter[]), and the PIDs it set */
 	struct card_file *dmx_decoder[FFDVB_DMX_PES_OTHER];
@@ -162,6 +152,13 @@ struct ffdvb_card {
 	/* frontend0 */
 	uint32_t fe_delsys;
 	uint32_t fe_props[CARD_DTV_PROPS];
+
+	/* the decoder and its glue (decode.c) */
+	struct ffdvb_decoder *dec;
+	struct event *dec_ev;     /* on an eventfd the decoder's threads write to */
+	size_t still_ring_bytes;  /* still-picture copies in the video ring: not for the decoder */
+	uint64_t osd_generation;  /* last OSD generation handed to the decoder */
+	uint32_t *osd_plane;
 };
 
 /* ---- per node implementations ---------------------------------------------------------- */
@@ -215,6 +212,21 @@ void card_queue_event(struct ffdvb_card *card, const struct ffdvb_video_event *e
  * VIDEO_EVENT_SIZE_CHANGED. mpeg_aspect is the MPEG aspect_ratio_information code. */
 void card_video_size_changed(struct ffdvb_card *card, int w, int h, int mpeg_aspect);
 int card_get_event(struct ffdvb_card *card, struct ffdvb_ioctl *io);
+
+/* decode.c: the glue between the rings and the decoder */
+int card_decoder_start(struct ffdvb_card *card);
+void card_decoder_stop(struct ffdvb_card *card);
+void card_decoder_sync(struct ffdvb_card *card); /* play state -> decoder */
+void card_feed_decoder(struct ffdvb_card *card);  /* rings -> decoder, size events back */
+/* Empties the video or audio ring (with the decoder's queues): writer open, CLEAR_BUFFER,
+ * still picture. */
+void card_flush_video(struct ffdvb_card *card);
+void card_flush_audio(struct ffdvb_card *card);
+/* The decoder's part of the status: a "decoder":{...}, member (json) or a line. */
+void card_decoder_status(struct ffdvb_card *card, FILE *out, int json);
+
+/* osd0 */
+void card_osd_changed(struct ffdvb_card *card); /* playback glue: pushes the OSD plane to the decoder if its generation moved */
 
 /* still.c */
 int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io);

@@ -1,5 +1,5 @@
-/* osd0 (§2.4, §7): argument checks and errno of OSD_SEND_CMD, window bookkeeping and a record
- * of the last payload. Pixels and rendering belong to the OSD issue. */
+/* osd0 (§2.4, §7): OSD_SEND_CMD through the OSD model (src/osd: argument checks, windows,
+ * pixels), a record of the last payload, OSD_GET_CAPABILITY, and no read/write/poll of its own. */
 #include <errno.h>
 #include <poll.h>
 
@@ -7,143 +7,46 @@
 
 #include "card_internal.h"
 
-#define OSD_RAW_TYPES 20  /* osd_raw_window_t OSD_BITMAP1 .. OSD_CURSOR */
-#define OSD_MAX_W 720
-#define OSD_MAX_H 576
-
-static void record_payload(struct ffdvb_card *card, int cmd, const void *data, size_t len)
+/* the conformance suite compares what arrived (status: last_osd_data) with what it sent */
+static void record_payload(struct ffdvb_card *card, const struct ffdvb_osd_cmd *c,
+			   const struct ffdvb_ioctl *io)
 {
-	card->last_osd_data.cmd = cmd;
+	const void *data = io->data;
+	size_t len = io->data_len;
+
+	switch (c->cmd) {
+	case FFDVB_OSD_SetPalette: { /* entries color&0xFF .. x0&0xFF as 32-bit words */
+		int n = (c->x0 & 0xff) - (c->color & 0xff) + 1;
+
+		len = n > 0 ? 4 * (size_t)n : 0;
+		if (!len)
+			data = "";
+		break;
+	}
+	case FFDVB_OSD_SetBlock:
+	case FFDVB_OSD_SetRow:
+	case FFDVB_OSD_Text:
+		break;
+	default:
+		return;
+	}
+	card->last_osd_data.cmd = c->cmd;
 	card->last_osd_data.size = (uint32_t)len;
 	card->last_osd_data.fnv1a = ffdvb_fnv1a(FFDVB_FNV1A_INIT, data, len);
 }
 
-static void open_window(struct ffdvb_card *card, const struct ffdvb_osd_cmd *c, int depth_index,
-			int bpp, int raw_type)
-{
-	struct card_osd_window *w = &card->osd[card->osd_win];
-
-	w->open = 1;
-	w->depth_index = depth_index;
-	w->bpp = bpp;
-	w->raw_type = raw_type;
-	w->w = (int)((uint32_t)c->x1 - (uint32_t)c->x0 + 1); /* never validated by av7110 */
-	w->h = (int)((uint32_t)c->y1 - (uint32_t)c->y0 + 1);
-	/* data is a flag only: NULL = position and show, non-NULL = hidden and unpositioned */
-	w->visible = c->data == NULL;
-	w->positioned = c->data == NULL;
-	if (w->positioned) {
-		w->x = c->x0;
-		w->y = c->y0;
-	}
-}
-
-/* OSD_SetBlock / OSD_SetRow (§7.4): the transport delivers the h rows of w bytes without the
- * stride gaps, so data_len == w * h. A bad pointer is EINVAL here, not EFAULT. */
-static int set_block(struct ffdvb_card *card, const struct ffdvb_osd_cmd *c, int32_t y1,
-		     const struct ffdvb_ioctl *io)
-{
-	uint32_t w = (uint32_t)c->x1 - (uint32_t)c->x0 + 1;
-	uint32_t h = (uint32_t)y1 - (uint32_t)c->y0 + 1;
-
-	if (w == 0 || w > OSD_MAX_W || h == 0 || h > OSD_MAX_H)
-		return -EINVAL;
-	if (io->data_fault || !io->data || io->data_len != (size_t)w * h)
-		return -EINVAL;
-	record_payload(card, c->cmd, io->data, io->data_len);
-	return 0;
-}
-
-/* OSD_SetPalette: entries color&0xFF .. x0&0xFF as 32-bit 0xAABBGGRR words */
-static int set_palette(struct ffdvb_card *card, const struct ffdvb_osd_cmd *c,
-		       const struct ffdvb_ioctl *io)
-{
-	int n = (c->x0 & 0xff) - (c->color & 0xff) + 1;
-	size_t len = n > 0 ? 4 * (size_t)n : 0;
-
-	if (len && (io->data_fault || !io->data || io->data_len < len))
-		return -EFAULT;
-	record_payload(card, c->cmd, len ? io->data : "", len);
-	return 0;
-}
-
-static int osd_text(struct ffdvb_card *card, const struct ffdvb_osd_cmd *c,
-		    const struct ffdvb_ioctl *io)
-{
-	if (io->data_fault || !io->data)
-		return -EFAULT;
-	record_payload(card, c->cmd, io->data, io->data_len);
-	return 0;
-}
-
+/* The model (src/osd) checks the arguments as av7110 does; the transport already fetched
+ * c->data for the commands that read it (io->data / data_len / data_fault). */
 static int send_cmd(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 {
 	const struct ffdvb_osd_cmd *c = io->buf;
-	struct card_osd_window *win = &card->osd[card->osd_win];
+	int r = ffdvb_osd_command(card->osd, c, io->data, io->data_len, io->data_fault);
 
-	switch (c->cmd) {
-	case FFDVB_OSD_Close:
-		win->open = win->visible = win->positioned = 0;
-		return 0;
-	case FFDVB_OSD_Open: {
-		/* color 1/2/4/8 -> 1/2/4/8 bit, 0 -> 8 bit; 3,5,6,7 give a 1-bit window */
-		static const int bpp_of_index[8] = { 1, 2, 1, 4, 1, 1, 1, 8 };
-		int idx = (int)(((uint32_t)c->color - 1) & 7);
-
-		open_window(card, c, idx, bpp_of_index[idx], -1);
-		return 0;
+	if (r == 0) {
+		record_payload(card, c, io);
+		card_osd_changed(card);
 	}
-	case FFDVB_OSD_OpenRaw:
-		if (c->color < 0 || c->color >= OSD_RAW_TYPES)
-			return -EINVAL;
-		/* BITMAP1/2/4/8 and their HR variants (0..7) have a depth; other types index 0 */
-		if (c->color < 8)
-			open_window(card, c, (1 << (c->color & 3)) - 1, 1 << (c->color & 3), c->color);
-		else
-			open_window(card, c, 0, 1, c->color);
-		return 0;
-	case FFDVB_OSD_Show:
-		if (win->open)
-			win->visible = 1;
-		return 0;
-	case FFDVB_OSD_Hide:
-		win->visible = 0;
-		return 0;
-	case FFDVB_OSD_MoveWindow:
-		win->x = c->x0;
-		win->y = c->y0;
-		win->positioned = 1;
-		if (win->open)
-			win->visible = 1;
-		return 0;
-	case FFDVB_OSD_SetWindow:
-		if (c->x0 < 1 || c->x0 > CARD_OSD_WINDOWS)
-			return -EINVAL;
-		card->osd_win = c->x0;
-		return 0;
-	case FFDVB_OSD_SetPalette:
-		return set_palette(card, c, io);
-	case FFDVB_OSD_SetBlock:
-		return set_block(card, c, c->y1, io);
-	case FFDVB_OSD_SetRow:
-		return set_block(card, c, c->y0, io);
-	case FFDVB_OSD_Text:
-		return osd_text(card, c, io);
-	case FFDVB_OSD_Clear:
-	case FFDVB_OSD_Fill:
-	case FFDVB_OSD_SetColor:
-	case FFDVB_OSD_SetPixel:
-	case FFDVB_OSD_FillRow:
-	case FFDVB_OSD_FillBlock:
-	case FFDVB_OSD_Line:
-		return 0; /* drawing: the OSD issue; a window that is not open is fine too */
-	case FFDVB_OSD_SetTrans:
-	case FFDVB_OSD_GetPixel:
-	case FFDVB_OSD_Query:
-	case FFDVB_OSD_Test:
-	default:
-		return -EINVAL;
-	}
+	return r;
 }
 
 static int osd_ioctl(struct card_file *f, struct ffdvb_ioctl *io)

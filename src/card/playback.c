@@ -1,9 +1,11 @@
-/* Host -> decoder playback (§4.4 start_play / av_stop), the drain that stands in for the
- * decoder until it exists, and the STC stand-in served by DMX_GET_STC. */
+/* Host -> decoder playback (§4.4 start_play / av_stop). Without a decoder (flow-control tests),
+ * a drain at a steady rate and a 90 kHz counter stand in for its consumption and its STC. */
 #include <errno.h>
 #include <sys/timerfd.h>
 
 #include <event2/event.h>
+
+#include "ffdvb/decoder.h"
 
 #include "card_internal.h"
 
@@ -56,6 +58,10 @@ uint64_t card_stc(struct ffdvb_card *card)
 {
 	uint64_t v = card->stc_base;
 
+	/* the decoder's: the PTS of the picture on screen (0 before the first one) */
+	if (card->dec)
+		return ffdvb_decoder_stc(card->dec, &v) == 0 ? v : 0;
+
 	if (card->stc_running)
 		v += (card_now(card) - card->stc_anchor_ns) * 9 / 100000;
 	return v & STC_MASK;
@@ -74,6 +80,12 @@ static void stc_update(struct ffdvb_card *card)
 
 void card_play_state_changed(struct ffdvb_card *card)
 {
+	if (card->dec) { /* the decoder paces the rings and keeps the STC */
+		card_decoder_sync(card);
+		card_feed_decoder(card);
+		card_wake_av(card);
+		return;
+	}
 	stc_update(card);
 	if (card->playing && !card->drain_running) {
 		const struct timespec period = { 0, DRAIN_PERIOD_US * 1000 };

@@ -58,3 +58,16 @@ void card_ring_flush(struct card_ring *r)
 {
 	r->rd = r->wr = 0;
 }
+
+size_t card_ring_peek(const struct card_ring *r, void *out, size_t len)
+{
+	uint8_t *p = out;
+	size_t n = len < card_ring_fill(r) ? len : card_ring_fill(r);
+	size_t first = r->size - r->rd;
+
+	if (first > n)
+		first = n;
+	memcpy(p, r->buf + r->rd, first);
+	memcpy(p + first, r->buf, n - first);
+	return n;
+}

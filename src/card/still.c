@@ -1,12 +1,15 @@
 /* VIDEO_STILLPICTURE (§4.4, §9.5): the raw video elementary stream is queued behind a synthetic
  * unbounded PES header, n = 400000 / size + 1 times, so that the decoder pipeline is pushed
  * through. The caller blocks until everything is queued; O_NONBLOCK is ignored.
+ * The decoder gets the picture itself once (ffdvb_decoder_still); the copies in the ring are
+ * skipped when the decoder side takes them (decode.c).
  *
  * io->progress: 0 on the first call; afterwards 1 + the bytes of the virtual stream
  * (header + n copies) already queued. */
 #include <errno.h>
 
 #include "ffdvb/checksum.h"
+#include "ffdvb/decoder.h"
 
 #include "card_internal.h"
 
@@ -17,7 +20,7 @@ static const uint8_t still_pes_header[] = { 0x00, 0x00, 0x01, 0xe0, 0x00, 0x00, 
 static int still_begin(struct ffdvb_card *card, struct ffdvb_ioctl *io, uint32_t size)
 {
 	card->video.stream_source = FFDVB_VIDEO_SOURCE_MEMORY; /* persists after the call */
-	card_ring_flush(&card->vring);
+	card_flush_video(card);
 	card_wake_av(card);
 	if (size == 0)
 		return 0;
@@ -27,6 +30,9 @@ static int still_begin(struct ffdvb_card *card, struct ffdvb_ioctl *io, uint32_t
 		return -EFAULT;
 	card->last_still.size = size;
 	card->last_still.fnv1a = ffdvb_fnv1a(FFDVB_FNV1A_INIT, io->data, size);
+	/* the decoder gets the picture once; the copies below only keep av7110's blocking */
+	if (card->dec)
+		ffdvb_decoder_still(card->dec, io->data, size);
 	/* av7110 also scans the data for a sequence extension and freezes progressive pictures;
 	 * that belongs to the decoder issue. */
 	io->progress = 1;
@@ -50,7 +56,7 @@ int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 	pos = io->progress - 1;
 	/* same chunking and free-space rule as a blocking PES write (dvb_play) */
 	while (pos < total && card_free_cond(card)) {
-		size_t n;
+		size_t n, fill = card_ring_fill(&card->vring);
 
 		if (pos < hdr) {
 			n = hdr - pos;
@@ -64,10 +70,16 @@ int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 			card_feed_pes(card, FFDVB_NODE_VIDEO, data + off, n);
 		}
 		pos += n;
+		card->still_ring_bytes += card_ring_fill(&card->vring) - fill;
 	}
 	io->progress = pos + 1;
-	if (pos == total)
+	if (pos == total) {
+		size_t fill = card_ring_fill(&card->vring);
+
 		ffdvb_repacker_flush(&card->vrepack); /* ends the unbounded still-picture PES */
+		card->still_ring_bytes += card_ring_fill(&card->vring) - fill;
+	}
+	card_feed_decoder(card);
 	card_wake_av(card);
 	if (pos < total)
 		return io->interrupted ? 0 : -FFDVB_EBLOCK; /* a signal ends it quietly */

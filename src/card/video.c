@@ -11,8 +11,8 @@ static void video_opened(struct card_file *f)
 
 	if (!f->writer)
 		return;
-	card_ring_flush(&card->vring); /* both rings, even if audio0 plays elsewhere */
-	card_ring_flush(&card->aring);
+	card_flush_video(card); /* both rings, even if audio0 plays elsewhere */
+	card_flush_audio(card);
 	card->audio.AV_sync_state = 1; /* reported only, nothing is applied */
 	card->video.stream_source = FFDVB_VIDEO_SOURCE_DEMUX;
 	card->video_blank_internal = 1;
@@ -132,7 +132,7 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		card->video.play_state = FFDVB_VIDEO_PLAYING;
 		break;
 	case FFDVB_VIDEO_CLEAR_BUFFER:
-		card_ring_flush(&card->vring);
+		card_flush_video(card);
 		ffdvb_repacker_reset(&card->vrepack);
 		if (card->playing) /* clients.md §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;

@@ -16,6 +16,7 @@
 #include <event2/event.h>
 
 #include "ffdvb/card.h"
+#include "media.h"
 
 #define MAX_COMMAND 256
 #define CLIENT_TIMEOUT_S 5 /* a client that never sends its line is dropped */
@@ -33,7 +34,13 @@ struct ffdvbd_control {
 	int fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct client *clients;
+	const char *record_dir; /* --record, or NULL */
 };
+
+void ffdvbd_control_set_record_dir(struct ffdvbd_control *ctl, const char *dir)
+{
+	ctl->record_dir = dir;
+}
 
 static void client_free(struct client *c)
 {
@@ -63,8 +70,9 @@ static char *answer(struct ffdvbd_control *ctl, const char *line, size_t *len)
 			fprintf(f, "error: status failed: %s\n", strerror(-err));
 		else if (json)
 			fputc('\n', f);
-	} else {
-		fprintf(f, "error: unknown command '%.64s' (try: status, status --json)\n", line);
+	} else if (!ffdvbd_media_command(ctl->card, ctl->record_dir, line, f)) {
+		fprintf(f, "error: unknown command '%.64s' (try: status, status --json, screenshot, "
+			"record, decoder)\n", line);
 	}
 	if (fclose(f) != 0) {
 		free(text);

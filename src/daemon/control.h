@@ -17,6 +17,9 @@ struct ffdvbd_control;
 struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *path, gid_t gid,
 					  struct ffdvb_card *card);
 
+/* The folder the "record" command writes to (kept by reference), NULL = none. */
+void ffdvbd_control_set_record_dir(struct ffdvbd_control *ctl, const char *dir);
+
 /* Closes the clients and the socket and removes the socket file. Accepts NULL. */
 void ffdvbd_control_free(struct ffdvbd_control *ctl);
 

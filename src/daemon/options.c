@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include "ffdvb/card.h"
+#include "ffdvb/output.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -28,7 +29,17 @@ void ffdvbd_usage(FILE *out)
 		"  -f, --foreground         do not detach\n"
 		"  -v, --verbose            more messages; twice: log every CUSE request\n"
 		"  -q, --quiet              only errors\n"
-		"      --drain-rate BYTES   bytes per second taken from a playing ring (default %u)\n"
+		"  -o, --output KIND        where pictures and sound go: auto (default: a window where a\n"
+		"                           display exists, else KMSDRM, else none), window, fullscreen,\n"
+		"                           kmsdrm, none (headless)\n"
+		"      --size WxH           window or headless picture size (default 720x576)\n"
+		"      --no-deinterlace     show interlaced pictures as they are (default: bwdif)\n"
+		"      --no-audio           no sound device (sound is still timed)\n"
+		"      --record DIR         headless: log every picture and sound chunk presented and\n"
+		"                           write DIR/pictures.log and DIR/sound.s16 at exit and on\n"
+		"                           the control command 'record'\n"
+		"      --no-decode          decode nothing; playing rings drain at --drain-rate\n"
+		"      --drain-rate BYTES   with --no-decode: bytes per second taken (default %u)\n"
 		"      --osd-memsize N      OSD memory reported by OSD_GET_CAPABILITY (default %u)\n"
 		"  -c, --control PATH       control socket (default /run/ffdvb/adapterN.sock)\n"
 		"  -h, --help               this text\n"
@@ -93,7 +104,8 @@ static int bad(const char *opt, const char *value, const char *why)
 
 int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
 {
-	enum { OPT_DRAIN = 256, OPT_OSDMEM };
+	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_NOAUDIO, OPT_RECORD,
+	       OPT_NODECODE };
 	static const struct option longopts[] = {
 		{ "adapter", required_argument, NULL, 'a' },
 		{ "user", required_argument, NULL, 'u' },
@@ -105,6 +117,12 @@ int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
 		{ "drain-rate", required_argument, NULL, OPT_DRAIN },
 		{ "osd-memsize", required_argument, NULL, OPT_OSDMEM },
 		{ "control", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "no-deinterlace", no_argument, NULL, OPT_NODEINT },
+		{ "no-audio", no_argument, NULL, OPT_NOAUDIO },
+		{ "record", required_argument, NULL, OPT_RECORD },
+		{ "no-decode", no_argument, NULL, OPT_NODECODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -115,8 +133,11 @@ int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->mode = DEFAULT_MODE;
+	o->output = FFDVB_OUTPUT_AUTO;
+	o->deinterlace = 1;
+	o->audio = 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:u:g:m:fvqc:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:u:g:m:fvqc:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			if (parse_uint(optarg, MAX_ADAPTER, 10, &v))
@@ -161,6 +182,45 @@ int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
 				return bad("--control", optarg, "empty or too long for a socket path");
 			snprintf(o->control, sizeof(o->control), "%s", optarg);
 			have_control = 1;
+			break;
+		case 'o': {
+			static const char *const kinds[] = { [FFDVB_OUTPUT_NONE] = "none",
+				[FFDVB_OUTPUT_WINDOW] = "window", [FFDVB_OUTPUT_FULLSCREEN] = "fullscreen",
+				[FFDVB_OUTPUT_KMSDRM] = "kmsdrm", [FFDVB_OUTPUT_AUTO] = "auto" };
+			int k;
+
+			for (k = 0; k <= FFDVB_OUTPUT_AUTO && strcmp(optarg, kinds[k]); k++)
+				;
+			if (k > FFDVB_OUTPUT_AUTO)
+				return bad("--output", optarg,
+					   "expected auto, window, fullscreen, kmsdrm or none");
+			o->output = k;
+			break;
+		}
+		case OPT_SIZE: {
+			int w, h;
+			char end;
+
+			if (sscanf(optarg, "%dx%d%c", &w, &h, &end) != 2 || w < 16 || h < 16 ||
+			    w > 8192 || h > 8192)
+				return bad("--size", optarg, "expected WxH, 16..8192 each");
+			o->width = w;
+			o->height = h;
+			break;
+		}
+		case OPT_NODEINT:
+			o->deinterlace = 0;
+			break;
+		case OPT_NOAUDIO:
+			o->audio = 0;
+			break;
+		case OPT_RECORD:
+			if (strlen(optarg) == 0 || strlen(optarg) >= sizeof(o->record) - 16)
+				return bad("--record", optarg, "empty or too long a directory");
+			snprintf(o->record, sizeof(o->record), "%s", optarg);
+			break;
+		case OPT_NODECODE:
+			o->no_decode = 1;
 			break;
 		case 'h':
 			ffdvbd_usage(stdout);

@@ -17,6 +17,12 @@ struct ffdvbd_options {
 	uint32_t drain_rate;    /* 0: card default */
 	uint32_t osd_memsize;   /* 0: card default */
 	char control[108];      /* control socket path (sun_path size) */
+	int no_decode;          /* --no-decode: rings drain at drain_rate, nothing is decoded */
+	int output;             /* enum ffdvb_output_kind */
+	int width, height;      /* --size WxH: window / headless picture size (0 = default) */
+	int deinterlace;        /* 1 unless --no-deinterlace */
+	int audio;              /* 1 unless --no-audio */
+	char record[256];       /* --record DIR: headless presentation log + sound written there */
 };
 
 /* Parses argv into *o (defaults first). Returns 0 to run, 1 when --help or --version was

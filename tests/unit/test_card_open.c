@@ -145,6 +145,15 @@ static void video_open_side_effects(void)
 	env_teardown();
 }
 
+/* the OSD model's view of window n (the card keeps no window bookkeeping of its own) */
+static struct ffdvb_osd_window_info win_info(int n)
+{
+	struct ffdvb_osd_window_info i = { 0 };
+
+	ffdvb_osd_window(E.card->osd, n, &i);
+	return i;
+}
+
 static void osd_close_keeps_windows(void)
 {
 	struct ffdvb_osd_cmd c = { .cmd = FFDVB_OSD_SetWindow, .x0 = 3 };
@@ -158,9 +167,9 @@ static void osd_close_keeps_windows(void)
 	CHECK_EQ(io_buf(o, FFDVB_OSD_SEND_CMD, &c, 0), 0);
 	xclose(o);
 	o = xopen(FFDVB_NODE_OSD, O_RDWR, NULL);
-	CHECK_EQ(E.card->osd_win, 3);
-	CHECK(E.card->osd[3].open && E.card->osd[3].visible);
-	CHECK_EQ(E.card->osd[3].bpp, 4);
+	CHECK_EQ(ffdvb_osd_current_window(E.card->osd), 3);
+	CHECK(win_info(3).open && win_info(3).visible);
+	CHECK_EQ(win_info(3).bpp, 4);
 	xclose(o);
 	env_teardown();
 }

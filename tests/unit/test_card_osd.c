@@ -4,6 +4,15 @@
 
 #include "ffdvb/checksum.h"
 
+/* the OSD model's view of window n (the card keeps no window bookkeeping of its own) */
+static struct ffdvb_osd_window_info win_info(int n)
+{
+	struct ffdvb_osd_window_info i = { 0 };
+
+	ffdvb_osd_window(E.card->osd, n, &i);
+	return i;
+}
+
 static void *osd;
 static uint8_t column[576];
 
@@ -64,40 +73,40 @@ static void errno_table(void)
 	CHECK_EQ(cmd(FFDVB_OSD_SetWindow, 0, 0, 0, 0, 0, NULL), -EINVAL);
 	CHECK_EQ(cmd(FFDVB_OSD_SetWindow, 8, 0, 0, 0, 0, NULL), -EINVAL);
 	CHECK_EQ(cmd(FFDVB_OSD_SetWindow, -1, 0, 0, 0, 0, NULL), -EINVAL);
-	CHECK_EQ(E.card->osd_win, 1);
+	CHECK_EQ(ffdvb_osd_current_window(E.card->osd), 1);
 	CHECK_EQ(cmd(FFDVB_OSD_SetWindow, 7, 0, 0, 0, 0, NULL), 0);
-	CHECK_EQ(E.card->osd_win, 7);
+	CHECK_EQ(ffdvb_osd_current_window(E.card->osd), 7);
 	CHECK_EQ(cmd(FFDVB_OSD_SetWindow, 2, 0, 0, 0, 0, NULL), 0);
 
 	/* Open / OpenRaw: data is a flag, never read */
 	CHECK_EQ(cmd(FFDVB_OSD_Open, 58, 46, 681, 529, 8, (void *)1), 0);
-	CHECK(E.card->osd[2].open && !E.card->osd[2].visible && !E.card->osd[2].positioned);
-	CHECK_EQ(E.card->osd[2].w, 624);
-	CHECK_EQ(E.card->osd[2].h, 484);
-	CHECK_EQ(E.card->osd[2].bpp, 8);
+	CHECK(win_info(2).open && !win_info(2).visible && !win_info(2).positioned);
+	CHECK_EQ(win_info(2).w, 624);
+	CHECK_EQ(win_info(2).h, 484);
+	CHECK_EQ(win_info(2).bpp, 8);
 	CHECK_EQ(cmd(FFDVB_OSD_MoveWindow, 58, 46, 0, 0, 0, NULL), 0);
-	CHECK(E.card->osd[2].visible && E.card->osd[2].positioned && E.card->osd[2].x == 58);
+	CHECK(win_info(2).visible && win_info(2).positioned && win_info(2).x == 58);
 	CHECK_EQ(cmd(FFDVB_OSD_Hide, 0, 0, 0, 0, 0, NULL), 0);
-	CHECK(!E.card->osd[2].visible);
+	CHECK(!win_info(2).visible);
 	CHECK_EQ(cmd(FFDVB_OSD_Show, 0, 0, 0, 0, 0, NULL), 0);
-	CHECK(E.card->osd[2].visible);
+	CHECK(win_info(2).visible);
 	CHECK_EQ(cmd(FFDVB_OSD_Open, 10, 10, 19, 19, 0, NULL), 0); /* color 0 -> 8 bit */
-	CHECK_EQ(E.card->osd[2].bpp, 8);
-	CHECK(E.card->osd[2].visible && E.card->osd[2].x == 10);
+	CHECK_EQ(win_info(2).bpp, 8);
+	CHECK(win_info(2).visible && win_info(2).x == 10);
 	CHECK_EQ(cmd(FFDVB_OSD_Open, 10, 10, 19, 19, 2, NULL), 0);
-	CHECK_EQ(E.card->osd[2].bpp, 2);
+	CHECK_EQ(win_info(2).bpp, 2);
 	CHECK_EQ(cmd(FFDVB_OSD_Open, 10, 10, 19, 19, 3, NULL), 0); /* accepted, 1 bit */
-	CHECK_EQ(E.card->osd[2].bpp, 1);
+	CHECK_EQ(win_info(2).bpp, 1);
 	CHECK_EQ(cmd(FFDVB_OSD_OpenRaw, 0, 0, 9, 9, -1, NULL), -EINVAL);
 	CHECK_EQ(cmd(FFDVB_OSD_OpenRaw, 0, 0, 9, 9, 20, NULL), -EINVAL);
 	CHECK_EQ(cmd(FFDVB_OSD_OpenRaw, 0, 0, 9, 9, 19, NULL), 0);
 	CHECK_EQ(cmd(FFDVB_OSD_OpenRaw, 0, 0, 9, 9, 2, (void *)1), 0); /* BITMAP4, hidden */
-	CHECK_EQ(E.card->osd[2].bpp, 4);
-	CHECK(!E.card->osd[2].visible);
+	CHECK_EQ(win_info(2).bpp, 4);
+	CHECK(!win_info(2).visible);
 	CHECK_EQ(cmd(FFDVB_OSD_OpenRaw, 0, 0, 9, 9, 7, NULL), 0); /* BITMAP8HR */
-	CHECK_EQ(E.card->osd[2].bpp, 8);
+	CHECK_EQ(win_info(2).bpp, 8);
 	CHECK_EQ(cmd(FFDVB_OSD_Close, 0, 0, 0, 0, 0, NULL), 0);
-	CHECK(!E.card->osd[2].open && !E.card->osd[2].visible);
+	CHECK(!win_info(2).open && !win_info(2).visible);
 
 	/* SetBlock: w/h 1..720/1..576, data w*h bytes, bad data -> EINVAL */
 	CHECK_EQ(cmd_data(FFDVB_OSD_SetBlock, 0, 0, 719, 1, 0, pix, 720 * 2, 0), 0);

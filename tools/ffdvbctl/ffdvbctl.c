@@ -1,6 +1,9 @@
 /* ffdvbctl: talks to a running ffdvbd over its control socket.
  *   ffdvbctl [--adapter N | --control PATH] status [--json]
- * Writes the command line, prints the daemon's answer. Exit 0 on success, 1 with a one-line
+ *   ffdvbctl [...] screenshot FILE.png   the composited picture on screen, as PNG
+ *   ffdvbctl [...] record                writes the headless record (ffdvbd --record DIR)
+ *   ffdvbctl [...] decoder               one line of decoder statistics
+ * Writes the command line, prints the daemon's answer (screenshot: writes it to FILE). Exit 0 on success, 1 with a one-line
  * error when the daemon is not there or refuses the command, 2 on usage errors. */
 #include <errno.h>
 #include <getopt.h>
@@ -13,7 +16,13 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ffdvbctl [--adapter N | --control PATH] status [--json]\n"
+	fprintf(out, "usage: ffdvbctl [--adapter N | --control PATH] COMMAND\n"
+		     "commands:\n"
+		     "  status [--json]     nodes, play state, rings, counters\n"
+		     "  screenshot FILE.png the picture on screen with the OSD over it\n"
+		     "  record              write the headless record (ffdvbd --record DIR)\n"
+		     "  decoder             decoder statistics\n"
+		     "options:\n"
 		     "  -a, --adapter N     talk to the daemon of /dev/dvb/adapterN (default 0)\n"
 		     "  -c, --control PATH  control socket (default /run/ffdvb/adapterN.sock)\n"
 		     "  -h, --help          this text\n");
@@ -34,6 +43,22 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
+/* with the caller's rights, whole or not at all */
+static int write_file(const char *path, const char *data, size_t len)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -45,6 +70,7 @@ int main(int argc, char **argv)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *control = NULL;
 	char command[64];
+	const char *shot = NULL;
 	int adapter = 0, json = 0, c;
 
 	while ((c = getopt_long(argc, argv, "+a:c:h", longopts, NULL)) != -1) {
@@ -71,17 +97,33 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc || strcmp(argv[optind], "status") != 0) {
+	if (optind >= argc) {
 		usage(stderr);
 		return 2;
 	}
-	for (int i = optind + 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			json = 1;
-		} else {
-			fprintf(stderr, "ffdvbctl: status: unknown argument '%s'\n", argv[i]);
+	if (!strcmp(argv[optind], "status")) {
+		for (int i = optind + 1; i < argc; i++) {
+			if (strcmp(argv[i], "--json") == 0) {
+				json = 1;
+			} else {
+				fprintf(stderr, "ffdvbctl: status: unknown argument '%s'\n", argv[i]);
+				return 2;
+			}
+		}
+		snprintf(command, sizeof(command), "status%s\n", json ? " --json" : "");
+	} else if (!strcmp(argv[optind], "screenshot")) {
+		if (argc - optind != 2) {
+			fprintf(stderr, "ffdvbctl: screenshot: expected one FILE.png\n");
 			return 2;
 		}
+		shot = argv[optind + 1];
+		snprintf(command, sizeof(command), "screenshot\n");
+	} else if ((!strcmp(argv[optind], "record") || !strcmp(argv[optind], "decoder")) &&
+		   argc - optind == 1) {
+		snprintf(command, sizeof(command), "%s\n", argv[optind]);
+	} else {
+		usage(stderr);
+		return 2;
 	}
 	if (control) {
 		if (strlen(control) >= sizeof(sa.sun_path)) {
@@ -100,7 +142,6 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	snprintf(command, sizeof(command), "status%s\n", json ? " --json" : "");
 	if (write_all(fd, command, strlen(command)) != 0) {
 		fprintf(stderr, "ffdvbctl: sending to %s: %s\n", sa.sun_path, strerror(errno));
 		return 1;
@@ -142,6 +183,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ffdvbctl: %.*s", (int)len, answer);
 		return 1;
 	}
+	if (shot)
+		return write_file(shot, answer, len);
 	fwrite(answer, 1, len, stdout);
 	free(answer);
 	return fflush(stdout) == 0 ? 0 : 1;

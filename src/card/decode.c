@@ -1,0 +1,249 @@
+/* The glue between the card and its decoder (include/ffdvb/decoder.h): whole packets go from the
+ * rings to the decoder as the firmware took them (audio first; video withheld while frozen;
+ * nothing from a ring whose stream does not play), the play state goes over after every ioctl
+ * that changes it, and what the decoder reports (room, picture sizes) comes back through an
+ * eventfd that the decoder's threads write and the card's event loop reads. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "ffdvb/decoder.h"
+#include "ffdvb/osd.h"
+
+#include "card_internal.h"
+
+static void decoder_wake(void *ctx)
+{
+	struct ffdvb_card *card = ctx;
+	uint64_t one = 1;
+
+	/* any thread: only the counter moves; the loop does the work */
+	if (write(event_get_fd(card->dec_ev), &one, sizeof(one)) < 0) {
+		/* EAGAIN: the counter is already nonzero, the loop will look anyway */
+	}
+}
+
+static void on_decoder(evutil_socket_t fd, short what, void *arg)
+{
+	uint64_t n;
+
+	(void)what;
+	if (read(fd, &n, sizeof(n)) < 0) {
+		/* EAGAIN: a wake-up raced with an earlier read */
+	}
+	card_feed_decoder(arg);
+}
+
+int card_decoder_start(struct ffdvb_card *card)
+{
+	struct ffdvb_decoder_config dc;
+	int fd;
+
+	if (!card->cfg.decoder)
+		return 0;
+	fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	card->dec_ev = event_new(card->base, fd, EV_READ | EV_PERSIST, on_decoder, card);
+	if (!card->dec_ev || event_add(card->dec_ev, NULL)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	card->osd_plane = calloc((size_t)FFDVB_OSD_SCREEN_W * FFDVB_OSD_SCREEN_H, sizeof(uint32_t));
+	if (!card->osd_plane)
+		return -ENOMEM;
+	dc = *card->cfg.decoder;
+	dc.wake = decoder_wake;
+	dc.wake_ctx = card;
+	card->dec = ffdvb_decoder_new(&dc);
+	if (!card->dec)
+		return -errno;
+	card_decoder_sync(card);
+	return 0;
+}
+
+void card_decoder_stop(struct ffdvb_card *card)
+{
+	ffdvb_decoder_free(card->dec); /* joins the threads: no wake-up after this */
+	card->dec = NULL;
+	if (card->dec_ev) {
+		int fd = event_get_fd(card->dec_ev);
+
+		event_free(card->dec_ev);
+		close(fd);
+		card->dec_ev = NULL;
+	}
+	free(card->osd_plane);
+	card->osd_plane = NULL;
+}
+
+struct ffdvb_decoder *ffdvb_card_decoder(struct ffdvb_card *card)
+{
+	return card->dec;
+}
+
+void card_decoder_sync(struct ffdvb_card *card)
+{
+	struct ffdvb_decoder_state st = { 0 };
+
+	if (!card->dec)
+		return;
+	if (!(card->playing & CARD_PLAY_VIDEO))
+		st.video = FFDVB_DEC_VIDEO_STOPPED; /* live decoding from the demux: tuner issue */
+	else if (card->video.play_state == FFDVB_VIDEO_FREEZED)
+		st.video = FFDVB_DEC_VIDEO_FROZEN;
+	else
+		st.video = FFDVB_DEC_VIDEO_PLAYING;
+	st.audio_playing = (card->playing & CARD_PLAY_AUDIO) &&
+			   card->audio.play_state == FFDVB_AUDIO_PLAYING;
+	st.audio_paused = card->audio.play_state == FFDVB_AUDIO_PAUSED;
+	st.blank = card->video.video_blank;
+	st.av_sync = card->audio.AV_sync_state;
+	st.slow = card->trick == CARD_TRICK_SLOW ? (unsigned int)card->slow_count : 0;
+	st.fast = card->trick == CARD_TRICK_FAST;
+	st.mute = card->effective_mute;
+	st.volume_left = card->mixer.volume_left;
+	st.volume_right = card->mixer.volume_right;
+	st.channel = card->audio.channel_select;
+	st.bypass = card->audio.bypass_mode;
+	st.tv = card->display_ar ? FFDVB_TV_16_9 : FFDVB_TV_4_3;
+	st.display_format = (enum ffdvb_display_format)card->video.display_format;
+	ffdvb_decoder_set_state(card->dec, &st);
+}
+
+/* Hands whole packets of one ring to the decoder while it has room. Returns bytes moved. */
+static size_t feed_ring(struct ffdvb_card *card, struct card_ring *r, enum ffdvb_stream s)
+{
+	uint8_t pkt[FFDVB_PES_OUT_MAX];
+	size_t moved = 0;
+
+	for (;;) {
+		size_t len;
+
+		if (card_ring_peek(r, pkt, 6) < 6)
+			break;
+		len = 6 + ((size_t)pkt[4] << 8 | pkt[5]);
+		if (len > sizeof(pkt) || card_ring_fill(r) < len) {
+			card_ring_flush(r); /* cannot happen: the rings hold whole packets only */
+			break;
+		}
+		if (ffdvb_decoder_room(card->dec, s) < len)
+			break;
+		card_ring_peek(r, pkt, len);
+		if (ffdvb_decoder_put(card->dec, s, pkt, len) < 0)
+			break;
+		card_ring_skip(r, len);
+		moved += len;
+	}
+	return moved;
+}
+
+/* still-picture copies queued for blocking accounting only: the decoder has the picture */
+static size_t skip_still_copies(struct ffdvb_card *card)
+{
+	size_t n = card->still_ring_bytes;
+
+	if (!n)
+		return 0;
+	n = card_ring_skip(&card->vring, n);
+	card->still_ring_bytes -= n;
+	if (card_ring_fill(&card->vring) == 0)
+		card->still_ring_bytes = 0;
+	return n;
+}
+
+static int mpeg_aspect_of(int num, int den)
+{
+	if (num * 9 == den * 16)
+		return 3;
+	if (num * 100 == den * 221)
+		return 4;
+	return 2;
+}
+
+void card_feed_decoder(struct ffdvb_card *card)
+{
+	size_t moved = 0;
+	int w, h, num, den;
+
+	if (!card->dec)
+		return;
+	if (card->playing & CARD_PLAY_AUDIO)
+		moved += feed_ring(card, &card->aring, FFDVB_STREAM_AUDIO);
+	if (card->playing & CARD_PLAY_VIDEO) {
+		moved += skip_still_copies(card);
+		if (card->video.play_state != FFDVB_VIDEO_FREEZED)
+			moved += feed_ring(card, &card->vring, FFDVB_STREAM_VIDEO);
+	}
+	while (ffdvb_decoder_size_event(card->dec, &w, &h, &num, &den))
+		card_video_size_changed(card, w, h, mpeg_aspect_of(num, den));
+	if (moved)
+		card_wake_av(card); /* room in the rings: POLLOUT, blocked writers */
+}
+
+void card_flush_video(struct ffdvb_card *card)
+{
+	card_ring_flush(&card->vring);
+	card->still_ring_bytes = 0;
+	if (card->dec)
+		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_VIDEO);
+}
+
+void card_flush_audio(struct ffdvb_card *card)
+{
+	card_ring_flush(&card->aring);
+	if (card->dec)
+		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_AUDIO);
+}
+
+void card_osd_changed(struct ffdvb_card *card)
+{
+	uint64_t gen = ffdvb_osd_generation(card->osd);
+
+	if (!card->dec || gen == card->osd_generation)
+		return;
+	card->osd_generation = gen;
+	ffdvb_osd_render(card->osd, card->osd_plane);
+	ffdvb_decoder_set_osd(card->dec, card->osd_plane);
+}
+
+void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
+{
+	struct ffdvb_decoder_stats s;
+
+	if (!card->dec) {
+		fprintf(out, json ? "\"decoder\":null," : "decoder: none (--no-decode)\n");
+		return;
+	}
+	ffdvb_decoder_get_stats(card->dec, &s);
+	if (json) {
+		fprintf(out, "\"decoder\":{\"output\":\"%s\",\"video_codec\":\"%s\",\"audio_codec\":\"%s\","
+			"\"width\":%d,\"height\":%d,\"video_decoded\":%llu,\"video_shown\":%llu,"
+			"\"video_dropped\":%llu,\"video_repeats\":%llu,\"audio_decoded\":%llu,"
+			"\"audio_samples\":%llu,\"bad_pes\":%llu,\"decode_errors\":%llu,"
+			"\"skipped_bytes\":%llu,\"codec_changes\":%llu,\"discontinuities\":%llu,"
+			"\"av_offset_ms\":%lld,\"video_queued\":%zu,\"audio_queued\":%zu,\"idle\":%s},",
+			ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec,
+			s.audio_codec, s.width, s.height, (unsigned long long)s.video_frames_decoded,
+			(unsigned long long)s.video_frames_shown,
+			(unsigned long long)s.video_frames_dropped, (unsigned long long)s.video_repeats,
+			(unsigned long long)s.audio_frames_decoded,
+			(unsigned long long)s.audio_samples_played, (unsigned long long)s.bad_pes,
+			(unsigned long long)s.decode_errors, (unsigned long long)s.skipped_bytes,
+			(unsigned long long)s.codec_changes, (unsigned long long)s.discontinuities,
+			(long long)s.av_offset_ms, s.video_queued, s.audio_queued,
+			s.idle ? "true" : "false");
+		return;
+	}
+	fprintf(out, "decoder (%s): video %s %dx%d, %llu decoded, %llu shown, %llu dropped; audio %s, "
+		"%llu decoded; %llu bad PES, %llu decode errors, A/V offset %lld ms\n",
+		ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec[0] ? s.video_codec : "-",
+		s.width, s.height, (unsigned long long)s.video_frames_decoded,
+		(unsigned long long)s.video_frames_shown, (unsigned long long)s.video_frames_dropped,
+		s.audio_codec[0] ? s.audio_codec : "-", (unsigned long long)s.audio_frames_decoded,
+		(unsigned long long)s.bad_pes, (unsigned long long)s.decode_errors,
+		(long long)s.av_offset_ms);
+}

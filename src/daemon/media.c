@@ -1,0 +1,88 @@
+/* Screenshot, record and decoder statistics over the control socket (media.h). */
+#include "media.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ffdvb/card.h"
+#include "ffdvb/decoder.h"
+
+int ffdvbd_write_record(struct ffdvb_card *card, const char *dir)
+{
+	struct ffdvb_decoder *dec = ffdvb_card_decoder(card);
+	char log[512], pcm[512];
+
+	if (!dec)
+		return -ENODEV;
+	snprintf(log, sizeof(log), "%s/pictures.log", dir);
+	snprintf(pcm, sizeof(pcm), "%s/sound.s16", dir);
+	return ffdvb_output_write_record(ffdvb_decoder_output(dec), log, pcm);
+}
+
+/* the PNG goes through a private temporary file, then into the answer */
+static int screenshot(struct ffdvb_decoder *dec, FILE *out)
+{
+	char path[] = "/tmp/ffdvb-shot-XXXXXX";
+	int fd = mkstemp(path), r;
+	FILE *f;
+	char buf[65536];
+	size_t n;
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	r = ffdvb_decoder_screenshot(dec, path);
+	if (r == 0 && !(f = fopen(path, "rb")))
+		r = -errno;
+	if (r == 0) {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, out);
+		fclose(f);
+	}
+	unlink(path);
+	return r;
+}
+
+int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const char *line,
+			 FILE *out)
+{
+	struct ffdvb_decoder *dec = ffdvb_card_decoder(card);
+	int r;
+
+	if (strcmp(line, "screenshot") && strcmp(line, "record") && strcmp(line, "decoder"))
+		return 0;
+	if (!dec) {
+		fprintf(out, "error: no decoder (ffdvbd runs with --no-decode)\n");
+		return 1;
+	}
+	if (!strcmp(line, "screenshot")) {
+		r = screenshot(dec, out);
+		if (r < 0)
+			fprintf(out, "error: screenshot failed: %s\n", strerror(-r));
+	} else if (!strcmp(line, "record")) {
+		if (!record_dir || !*record_dir) {
+			fprintf(out, "error: ffdvbd runs without --record DIR\n");
+			return 1;
+		}
+		r = ffdvbd_write_record(card, record_dir);
+		if (r < 0)
+			fprintf(out, "error: writing the record failed: %s\n", strerror(-r));
+		else
+			fprintf(out, "ok %s\n", record_dir);
+	} else {
+		struct ffdvb_decoder_stats s;
+
+		ffdvb_decoder_get_stats(dec, &s);
+		fprintf(out, "video %s %dx%d decoded %llu shown %llu dropped %llu; audio %s decoded "
+			"%llu samples %llu; bad_pes %llu errors %llu idle %d\n",
+			s.video_codec, s.width, s.height, (unsigned long long)s.video_frames_decoded,
+			(unsigned long long)s.video_frames_shown,
+			(unsigned long long)s.video_frames_dropped, s.audio_codec,
+			(unsigned long long)s.audio_frames_decoded,
+			(unsigned long long)s.audio_samples_played, (unsigned long long)s.bad_pes,
+			(unsigned long long)s.decode_errors, s.idle);
+	}
+	return 1;
+}

@@ -1,0 +1,127 @@
+/* Deinterlacing with libavfilter's bwdif, one picture out per picture in (mode send_frame),
+ * only pictures flagged interlaced are touched (deint=interlaced). The graph is built at the
+ * first interlaced picture and rebuilt when size or format change; it holds one picture back
+ * (it needs the next field), which es_deint_drain lets out. */
+#include <stdlib.h>
+
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+
+#include "es_internal.h"
+
+struct es_deint {
+	AVFilterGraph *g;
+	AVFilterContext *src, *sink;
+	int w, h, fmt;
+	AVRational sar;
+};
+
+static struct es_deint *build(const AVFrame *f)
+{
+	struct es_deint *d = calloc(1, sizeof(*d));
+	AVFilterContext *bw = NULL;
+	AVRational sar = f->sample_aspect_ratio;
+	char args[160];
+
+	if (!d)
+		return NULL;
+	if (sar.num <= 0 || sar.den <= 0)
+		sar = (AVRational){ 1, 1 };
+	d->w = f->width;
+	d->h = f->height;
+	d->fmt = f->format;
+	d->sar = f->sample_aspect_ratio;
+	d->g = avfilter_graph_alloc();
+	if (!d->g)
+		goto fail;
+	d->g->nb_threads = f->width > 720 ? 0 : 1;
+	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=1/90000:pixel_aspect=%d/%d",
+		 f->width, f->height, f->format, sar.num, sar.den);
+	if (avfilter_graph_create_filter(&d->src, avfilter_get_by_name("buffer"), "in", args, NULL,
+					 d->g) < 0 ||
+	    avfilter_graph_create_filter(&bw, avfilter_get_by_name("bwdif"), "deint",
+					 "mode=send_frame:parity=auto:deint=interlaced", NULL,
+					 d->g) < 0 ||
+	    avfilter_graph_create_filter(&d->sink, avfilter_get_by_name("buffersink"), "out", NULL,
+					 NULL, d->g) < 0 ||
+	    avfilter_link(d->src, 0, bw, 0) < 0 || avfilter_link(bw, 0, d->sink, 0) < 0 ||
+	    avfilter_graph_config(d->g, NULL) < 0)
+		goto fail;
+	return d;
+fail:
+	avfilter_graph_free(&d->g);
+	free(d);
+	return NULL;
+}
+
+static void fifo_push(struct es *es, const struct es_frame_info *info)
+{
+	es->fifo[(es->fifo_head + es->fifo_count) % ES_DEINT_FIFO] = *info;
+	es->fifo_count++;
+}
+
+static void pull(struct es *es)
+{
+	AVRational tb = av_buffersink_get_time_base(es->deint->sink);
+
+	for (;;) {
+		struct es_frame_info info = { 0 };
+		AVFrame *out = av_frame_alloc();
+
+		if (!out || av_buffersink_get_frame(es->deint->sink, out) < 0) {
+			av_frame_free(&out);
+			return;
+		}
+		if (es->fifo_count) {
+			info = es->fifo[es->fifo_head];
+			es->fifo_head = (es->fifo_head + 1) % ES_DEINT_FIFO;
+			es->fifo_count--;
+		}
+		if (out->pts != AV_NOPTS_VALUE) /* bwdif counts in half frames */
+			out->pts = av_rescale_q(out->pts, tb, (AVRational){ 1, 90000 });
+		es_video_emit(es, out, &info);
+	}
+}
+
+void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info)
+{
+	struct es_deint *d = es->deint;
+
+	if (d && (d->w != f->width || d->h != f->height || d->fmt != f->format ||
+		  av_cmp_q(d->sar, f->sample_aspect_ratio) != 0))
+		es_deint_drain(es);
+	if (!es->deint)
+		es->deint = build(f);
+	if (!es->deint || es->fifo_count >= ES_DEINT_FIFO) {
+		es_video_emit(es, f, info); /* no filter: the picture as decoded */
+		return;
+	}
+	fifo_push(es, info);
+	if (av_buffersrc_add_frame(es->deint->src, f) < 0) {
+		es->fifo_count--;
+		es_video_emit(es, f, info);
+		return;
+	}
+	av_frame_free(&f);
+	pull(es);
+}
+
+void es_deint_drain(struct es *es)
+{
+	if (!es->deint)
+		return;
+	if (av_buffersrc_add_frame(es->deint->src, NULL) == 0)
+		pull(es);
+	es_deint_free(es);
+}
+
+void es_deint_free(struct es *es)
+{
+	if (es->deint) {
+		avfilter_graph_free(&es->deint->g);
+		free(es->deint);
+		es->deint = NULL;
+	}
+	es->fifo_head = es->fifo_count = 0;
+}

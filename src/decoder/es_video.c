@@ -1,0 +1,150 @@
+/* Video units and frames: the decoder's thread count (from the picture size the parser saw),
+ * a drain when the picture size changes so that no picture of the old size is lost,
+ * key-frames-only mode, pts continuation for pictures without a PTS, and what es_frame_info
+ * says about a picture (key, interlaced, display aspect, duration). */
+#include <math.h>
+
+#include "es_internal.h"
+
+#define PTS_MASK ((INT64_C(1) << 33) - 1)
+
+void es_video_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int64_t dts)
+{
+	size_t off = 0;
+	enum AVCodecID id;
+
+	if (es->c.id == AV_CODEC_ID_NONE) {
+		id = es_detect_video(p, n, &off);
+		if (id == AV_CODEC_ID_NONE) {
+			es->st.skipped_bytes += n;
+			return;
+		}
+		es->st.skipped_bytes += off;
+		if (es_codec_start(es, id) < 0) {
+			es->st.skipped_bytes += n - off;
+			return;
+		}
+	} else if (pts != AV_NOPTS_VALUE) {
+		/* a PES with a PTS starts a picture: a sequence start of another codec here is
+		 * a codec change (MPEG-2 <-> H.264) */
+		id = es_detect_video(p, n < 64 ? n : 64, &off);
+		if (id != AV_CODEC_ID_NONE && !es_same_codec_family(id, es->c.id)) {
+			es->st.skipped_bytes += off;
+			if (es_codec_start(es, id) < 0) {
+				es->st.skipped_bytes += n - off;
+				return;
+			}
+		} else {
+			off = 0;
+		}
+	}
+	es_codec_parse(es, p + off, n - off, pts, dts);
+}
+
+int es_video_threads(const struct es *es, int width)
+{
+	if (es->cfg.threads > 0)
+		return es->cfg.threads;
+	return width > 720 ? 0 : 1; /* 0: libavcodec picks (slice threads, no added latency) */
+}
+
+int es_video_unit(struct es *es, int key, int pict_type)
+{
+	AVCodecParserContext *p = es->c.parser;
+	int w = p ? p->width : 0, h = p ? p->height : 0;
+
+	if (!es->c.opened) {
+		if (es_codec_open(es, es_video_threads(es, w)) < 0) {
+			es->st.decode_errors++;
+			return 0;
+		}
+	} else if (w > 0 && h > 0 && es->last_w > 0 && (w != es->last_w || h != es->last_h)) {
+		/* new picture size: the pictures of the old size come out first (the decoder
+		 * would drop the one it holds back), and SD <-> HD may want other threads */
+		if (es_codec_replace(es, es->c.id, es_video_threads(es, w)) < 0) {
+			es->st.decode_errors++;
+			return 0;
+		}
+	}
+	if (w > 0 && h > 0) {
+		es->last_w = w;
+		es->last_h = h;
+	}
+	if (es->key_only && pict_type != AV_PICTURE_TYPE_NONE && pict_type != AV_PICTURE_TYPE_I &&
+	    !key) {
+		es->st.key_skipped++;
+		return 0;
+	}
+	return 1;
+}
+
+/* width x height with the sample aspect ratio, snapped to 4:3, 16:9 or 2.21:1 within 3 %
+ * (720x576 with ITU-R BT.601 pixel shapes lands 2.3 % off 4:3) */
+static void display_aspect(const AVFrame *f, int *num, int *den)
+{
+	static const int std[][2] = { { 4, 3 }, { 16, 9 }, { 221, 100 } };
+	AVRational sar = f->sample_aspect_ratio;
+	double v;
+
+	if (sar.num <= 0 || sar.den <= 0)
+		sar = (AVRational){ 1, 1 };
+	if (f->width <= 0 || f->height <= 0) {
+		*num = *den = 0;
+		return;
+	}
+	av_reduce(num, den, (int64_t)f->width * sar.num, (int64_t)f->height * sar.den, 1 << 20);
+	v = (double)*num / *den;
+	for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++) {
+		if (fabs(v * std[i][1] / std[i][0] - 1.0) < 0.03) {
+			*num = std[i][0];
+			*den = std[i][1];
+			return;
+		}
+	}
+}
+
+static int64_t frame_period(struct es *es, const AVFrame *f)
+{
+	AVRational fr = es->c.dec->framerate;
+	int64_t d = 3600;
+
+	if (fr.num > 0 && fr.den > 0 && av_cmp_q(fr, (AVRational){ 1, 1 }) >= 0)
+		d = av_rescale(90000, fr.den, fr.num);
+	else if (es->last_vpts != AV_NOPTS_VALUE && f->pts != AV_NOPTS_VALUE &&
+		 f->pts > es->last_vpts && f->pts - es->last_vpts < 90000)
+		d = f->pts - es->last_vpts;
+	return d + d * f->repeat_pict / 2;
+}
+
+void es_video_frame(struct es *es, AVFrame *f)
+{
+	struct es_frame_info info = { 0 };
+	int64_t pts = f->pts;
+
+	info.key = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I;
+	info.interlaced = f->interlaced_frame;
+	display_aspect(f, &info.dar_num, &info.dar_den);
+	info.duration = frame_period(es, f);
+	if (pts == AV_NOPTS_VALUE)
+		pts = es->next_pts; /* continue from the previous picture */
+	else
+		es->last_vpts = pts;
+	if (pts != AV_NOPTS_VALUE)
+		es->next_pts = (pts + info.duration) & PTS_MASK;
+	f->pts = pts;
+	es->st.width = f->width;
+	es->st.height = f->height;
+	if (es->cfg.deinterlace == ES_DEINTERLACE_AUTO && (f->interlaced_frame || es->deint))
+		es_deint_frame(es, f, &info);
+	else
+		es_video_emit(es, f, &info);
+}
+
+void es_video_emit(struct es *es, AVFrame *f, const struct es_frame_info *info)
+{
+	es->st.frames++;
+	if (es->cb)
+		es->cb(es->cb_ctx, f, info);
+	else
+		av_frame_free(&f);
+}

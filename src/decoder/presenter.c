@@ -1,0 +1,556 @@
+/* The presenter thread: owns the output and the clock. Each turn it tops up the sound device,
+ * works out the master clock (the sound being heard when audio plays with A/V sync on, else a
+ * system clock that runs from where the pictures are) and puts up the picture that is due.
+ * Trick modes (slow motion, VDR's fast modes, VIDEO_FAST_FORWARD) ignore time stamps: each
+ * picture is held n frame periods. After a clear the clock starts again from the first data
+ * (preroll). With the headless sink's virtual clock, time only moves on when every playing
+ * stream has what the next step needs (or has run dry), so content plays as fast as it decodes
+ * and every recorded time is what real-time playback would have given. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libavutil/frame.h>
+
+#include "dec_internal.h"
+
+#define NS_PER_TICK 100000 / 9           /* 90 kHz */
+#define TICKS_PER_S 90000
+#define STEP_NS 10000000ull              /* longest sleep between turns */
+#define AUDIO_TARGET (FFDVB_AUDIO_RATE * 60 / 1000) /* samples kept in the device: 60 ms */
+#define X16_PER_SAMPLE 30                /* audio positions in 1/16 ticks: 48 kHz = 1.875 ticks */
+#define AUDIO_GAP_FILL (TICKS_PER_S * 2) /* gaps up to this are played as silence */
+#define AUDIO_SLACK (TICKS_PER_S / 200)  /* 5 ms: closer than this counts as contiguous */
+#define STARVED_NS 20000000ull           /* input dry this long (real time) = ran out of data */
+#define STC_MASK ((1ull << 33) - 1)
+#define DEFAULT_PERIOD 3600              /* 25 Hz */
+
+struct pres {
+	struct ffdvb_decoder *dec;
+	struct ffdvb_output *out;
+	int virtual_clock;
+	struct ffdvb_decoder_state st;
+	unsigned int vserial, aserial;
+
+	/* clock: timeline position anchor_tl at output time anchor_ns, moving when running */
+	int clock_valid, preroll;
+	int64_t anchor_tl;
+	uint64_t anchor_ns;
+	int audio_master;
+
+	/* sound */
+	int audio_started;         /* samples queued since the anchor */
+	int64_t audio_end_x16;     /* timeline (1/16 tick) just after the last queued sample */
+	int audio_paused;
+	int16_t *mixbuf;
+	size_t mixcap;
+
+	/* picture */
+	struct dec_frame *shown;   /* on screen (owned), NULL = none/black */
+	uint64_t shown_at;
+	int shown_black;
+	int announced;             /* a size event was sent for the current size */
+	int ann_w, ann_h, ann_num, ann_den;
+};
+
+static int64_t clock_now(const struct pres *p, uint64_t now, int running)
+{
+	if (!running || now < p->anchor_ns)
+		return p->anchor_tl;
+	return p->anchor_tl + (int64_t)((now - p->anchor_ns) * 9 / 100000);
+}
+
+static uint64_t ns_of_ticks(int64_t ticks)
+{
+	return ticks <= 0 ? 0 : (uint64_t)ticks * 100000 / 9;
+}
+
+static int starved(const struct ffdvb_decoder *dec, const struct dec_stream *s)
+{
+	(void)dec;
+	return !s->in_head && !s->decoding && !s->held && s->starved_since &&
+	       dec_real_ns() - s->starved_since >= STARVED_NS;
+}
+
+static void wake_card(struct ffdvb_decoder *dec)
+{
+	if (dec->cfg.wake)
+		dec->cfg.wake(dec->cfg.wake_ctx);
+}
+
+static struct dec_frame *pop(struct dec_stream *s)
+{
+	struct dec_frame *f = s->out_head;
+
+	if (!f)
+		return NULL;
+	s->out_head = f->next;
+	if (!s->out_head)
+		s->out_tail = NULL;
+	f->next = NULL;
+	s->out_count -= s->which == FFDVB_STREAM_AUDIO ? (size_t)f->frame->nb_samples : 1;
+	pthread_cond_broadcast(&s->dec->cond_out);
+	return f;
+}
+
+/* ---- pictures ------------------------------------------------------------------------- */
+
+static void picture_info(const struct pres *p, const struct dec_frame *f,
+			 struct ffdvb_picture_info *pi)
+{
+	*pi = (struct ffdvb_picture_info){
+		.pts = f ? f->pts33 : -1,
+		.blank = !f,
+		.dar_num = f ? f->info.dar_num : 0,
+		.dar_den = f ? f->info.dar_den : 0,
+		.tv = p->st.tv,
+		.display_format = p->st.display_format,
+	};
+}
+
+static void size_event(struct pres *p, const struct dec_frame *f)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	int w = f->frame->width, h = f->frame->height;
+	unsigned int i;
+
+	if (p->announced && w == p->ann_w && h == p->ann_h && f->info.dar_num == p->ann_num &&
+	    f->info.dar_den == p->ann_den)
+		return;
+	p->announced = 1;
+	p->ann_w = w, p->ann_h = h, p->ann_num = f->info.dar_num, p->ann_den = f->info.dar_den;
+	if (dec->size_wr - dec->size_rd >= DEC_SIZE_EVENTS)
+		dec->size_rd++; /* the card reads them at once; losing the oldest is harmless */
+	i = dec->size_wr++ % DEC_SIZE_EVENTS;
+	dec->size_ev[i].w = w;
+	dec->size_ev[i].h = h;
+	dec->size_ev[i].num = f->info.dar_num;
+	dec->size_ev[i].den = f->info.dar_den;
+}
+
+/* called with the lock held; drops it around the output call */
+static void show(struct pres *p, struct dec_frame *f, uint64_t now)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	struct ffdvb_picture_info pi;
+	struct dec_frame *old = p->shown;
+
+	p->shown = f;
+	p->shown_at = now;
+	p->shown_black = !f;
+	if (f && f->still) {
+		dec->stats.video_frames_shown++;
+		size_event(p, f);
+	} else if (f) { /* a still picture leaves the STC where it was (VDR reads it as stopped) */
+		dec->stc = f->pts33;
+		dec->have_stc = 1;
+		dec->stats.video_frames_shown++;
+		size_event(p, f);
+	}
+	picture_info(p, f, &pi);
+	dec->osd_pending = 0;
+	pthread_mutex_unlock(&dec->lock);
+	ffdvb_output_show(p->out, f ? f->frame : NULL, &pi);
+	dec_frame_free(old);
+	wake_card(dec); /* STC moved, maybe a size event */
+	pthread_mutex_lock(&dec->lock);
+}
+
+static void drop(struct pres *p, struct dec_frame *f)
+{
+	p->dec->stats.video_frames_dropped++;
+	dec_frame_free(f);
+}
+
+static int64_t period_of(const struct dec_frame *f)
+{
+	return f && f->info.duration > 0 ? f->info.duration : DEFAULT_PERIOD;
+}
+
+/* Trick modes: every picture held n periods, time stamps ignored. Returns when to look again. */
+static uint64_t video_trick(struct pres *p, uint64_t now, unsigned int n)
+{
+	struct dec_stream *s = &p->dec->st[FFDVB_STREAM_VIDEO];
+	struct dec_frame *head = s->out_head;
+	uint64_t due;
+
+	if (!head)
+		return now + STEP_NS;
+	due = p->shown ? p->shown_at + n * ns_of_ticks(period_of(p->shown)) : now;
+	if (head->still || now >= due) {
+		if (p->shown && !head->still && n > 1)
+			p->dec->stats.video_repeats += n - 1;
+		show(p, pop(s), now);
+		/* the clock follows the pictures, so that play resumes from here */
+		p->anchor_tl = p->shown->tl;
+		p->anchor_ns = now;
+		p->clock_valid = 1;
+		return now + n * ns_of_ticks(period_of(p->shown));
+	}
+	return due;
+}
+
+/* Normal play: the picture whose time has come; late ones are dropped. */
+static uint64_t video_play(struct pres *p, uint64_t now, int64_t clock)
+{
+	struct dec_stream *s = &p->dec->st[FFDVB_STREAM_VIDEO];
+
+	for (;;) {
+		struct dec_frame *head = s->out_head;
+
+		if (!head)
+			return now + STEP_NS;
+		if (head->still) {
+			show(p, pop(s), now);
+			return now + STEP_NS;
+		}
+		if (!p->clock_valid)
+			return now + STEP_NS;
+		if (head->tl > clock)
+			return now + ns_of_ticks(head->tl - clock);
+		if (head->next && head->next->tl <= clock) {
+			drop(p, pop(s));
+			continue;
+		}
+		if (p->audio_master)
+			p->dec->stats.av_offset_ms = (head->tl - clock) / 90;
+		show(p, pop(s), now);
+		return now + STEP_NS;
+	}
+}
+
+/* ---- sound ---------------------------------------------------------------------------- */
+
+static int16_t *mix_space(struct pres *p, size_t nb)
+{
+	if (nb > p->mixcap) {
+		int16_t *n = realloc(p->mixbuf, nb * FFDVB_AUDIO_FRAME_BYTES);
+
+		if (!n)
+			return NULL;
+		p->mixbuf = n;
+		p->mixcap = nb;
+	}
+	return p->mixbuf;
+}
+
+/* queues nb samples (src NULL = silence) with the lock dropped */
+static void queue_sound(struct pres *p, const int16_t *src, size_t nb, int64_t pts, int ac3)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	int16_t *buf = mix_space(p, nb);
+	struct ffdvb_decoder_state st = p->st;
+
+	if (!buf || !nb)
+		return;
+	if (src) {
+		memcpy(buf, src, nb * FFDVB_AUDIO_FRAME_BYTES);
+		/* VDR sets volume 0 for Dolby tracks, expecting a digital output we do not have */
+		audio_mix(buf, nb, st.channel, ac3 ? 255 : st.volume_left,
+			  ac3 ? 255 : st.volume_right, st.mute);
+	} else {
+		memset(buf, 0, nb * FFDVB_AUDIO_FRAME_BYTES);
+	}
+	p->audio_end_x16 += (int64_t)nb * X16_PER_SAMPLE;
+	dec->stats.audio_samples_played += nb;
+	pthread_mutex_unlock(&dec->lock);
+	ffdvb_output_audio_queue(p->out, buf, nb, pts);
+	pthread_mutex_lock(&dec->lock);
+}
+
+static int is_ac3(const struct ffdvb_decoder *dec)
+{
+	const char *c = dec->st[FFDVB_STREAM_AUDIO].es_stats.codec;
+
+	return !strcmp(c, "ac3") || !strcmp(c, "eac3");
+}
+
+/* Keeps AUDIO_TARGET samples in the device; silence fills gaps, overlaps are cut. */
+static void feed_sound(struct pres *p, int64_t clock)
+{
+	struct dec_stream *s = &p->dec->st[FFDVB_STREAM_AUDIO];
+	size_t queued = ffdvb_output_audio_queued(p->out);
+
+	if (!p->audio_started) {
+		p->audio_end_x16 = clock * 16;
+		p->audio_started = 1;
+	}
+	while (queued < AUDIO_TARGET && s->out_head) {
+		struct dec_frame *f = s->out_head;
+		size_t left = (size_t)f->frame->nb_samples - f->used;
+		int64_t at_x16 = f->tl * 16 + (int64_t)f->used * X16_PER_SAMPLE;
+		int64_t gap = (at_x16 - p->audio_end_x16) / 16;
+
+		if (gap > AUDIO_SLACK && gap <= AUDIO_GAP_FILL) {
+			size_t nb = (size_t)((at_x16 - p->audio_end_x16) / X16_PER_SAMPLE);
+
+			queue_sound(p, NULL, nb, -1, 0);
+			queued += nb;
+			continue;
+		}
+		if (gap < -AUDIO_SLACK && -gap <= AUDIO_GAP_FILL) {
+			size_t cut = (size_t)((p->audio_end_x16 - at_x16) / X16_PER_SAMPLE);
+
+			if (cut >= left) {
+				dec_frame_free(pop(s));
+				continue;
+			}
+			f->used += cut;
+			continue;
+		}
+		if (gap > AUDIO_GAP_FILL || gap < -AUDIO_GAP_FILL) {
+			p->audio_end_x16 = at_x16; /* beyond repair: follow the stream */
+			p->dec->stats.discontinuities++;
+		}
+		unsigned int serial = s->serial;
+
+		queue_sound(p, (const int16_t *)f->frame->data[0] + 2 * f->used, left,
+			    f->used ? -1 : f->pts33, is_ac3(p->dec));
+		queued += left;
+		if (s->serial != serial)
+			break; /* a clear while unlocked freed f; the next turn starts over */
+		dec_frame_free(pop(s));
+	}
+	p->dec->audio_out_queued = queued;
+}
+
+static int64_t audio_clock(const struct pres *p)
+{
+	size_t queued = ffdvb_output_audio_queued(p->out);
+
+	return (p->audio_end_x16 - (int64_t)queued * X16_PER_SAMPLE) / 16;
+}
+
+/* ---- one turn --------------------------------------------------------------------------- */
+
+/* After a clear or at start: the clock starts from the earliest first timestamp of the streams
+ * that play, once each has data or has run dry. */
+static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	const struct dec_stream *v = &dec->st[FFDVB_STREAM_VIDEO], *a = &dec->st[FFDVB_STREAM_AUDIO];
+	const struct dec_frame *vh = video_on ? v->out_head : NULL;
+	const struct dec_frame *ah = audio_on ? a->out_head : NULL;
+	int v_wait = video_on && !vh && !starved(dec, v);
+	int a_wait = audio_on && !ah && !starved(dec, a);
+
+	if (v_wait || a_wait || (!vh && !ah))
+		return;
+	p->anchor_tl = vh && (!ah || vh->tl <= ah->tl) ? vh->tl : ah->tl;
+	p->anchor_ns = now;
+	p->clock_valid = 1;
+	p->preroll = 0;
+	p->audio_started = 0;
+}
+
+static void apply_serials(struct pres *p)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	unsigned int vs = dec->st[FFDVB_STREAM_VIDEO].serial;
+	unsigned int as = dec->st[FFDVB_STREAM_AUDIO].serial;
+
+	if (vs != p->vserial) {
+		p->vserial = vs;
+		p->preroll = 1;
+		p->clock_valid = 0;
+	}
+	if (as != p->aserial) {
+		p->aserial = as;
+		p->preroll = 1;
+		p->clock_valid = 0;
+		p->audio_started = 0;
+		pthread_mutex_unlock(&dec->lock);
+		ffdvb_output_audio_clear(p->out);
+		pthread_mutex_lock(&dec->lock);
+		dec->audio_out_queued = 0;
+	}
+}
+
+static void apply_state(struct pres *p, uint64_t now)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	struct ffdvb_decoder_state old = p->st;
+	int pause;
+
+	p->st = dec->state;
+	if (old.video == FFDVB_DEC_VIDEO_STOPPED && p->st.video == FFDVB_DEC_VIDEO_PLAYING) {
+		p->announced = 0; /* a (re)started decoder reports its size */
+		p->preroll = 1;
+		p->clock_valid = 0;
+	}
+	/* leaving a trick mode or a freeze: the clock goes on from the picture on screen */
+	if ((old.slow || old.fast || old.video == FFDVB_DEC_VIDEO_FROZEN) &&
+	    !(p->st.slow || p->st.fast || p->st.video == FFDVB_DEC_VIDEO_FROZEN) && p->shown) {
+		p->anchor_tl = p->shown->tl;
+		p->anchor_ns = now;
+	}
+	pause = !p->st.audio_playing;
+	if (pause != p->audio_paused) {
+		p->audio_paused = pause;
+		pthread_mutex_unlock(&dec->lock);
+		ffdvb_output_audio_pause(p->out, pause);
+		if (pause && !p->st.audio_paused)
+			ffdvb_output_audio_clear(p->out); /* AUDIO_STOP drops what was queued */
+		pthread_mutex_lock(&dec->lock);
+		if (pause && !p->st.audio_paused)
+			p->audio_started = 0;
+	}
+}
+
+/* Virtual clock: may time move on to `next`? Every playing stream must have what that needs. */
+static int ready(struct pres *p, uint64_t now, uint64_t next, int video_on, int audio_on)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	const struct dec_stream *v = &dec->st[FFDVB_STREAM_VIDEO], *a = &dec->st[FFDVB_STREAM_AUDIO];
+	size_t need;
+
+	if (!video_on && !audio_on)
+		return 0;
+	if (video_on && !v->out_head && !starved(dec, v))
+		return 0;
+	if (audio_on && !starved(dec, a)) {
+		need = (size_t)((next - now) * FFDVB_AUDIO_RATE / 1000000000u) + 1;
+		if (a->out_count + ffdvb_output_audio_queued(p->out) < need + AUDIO_TARGET / 2)
+			return 0;
+	}
+	return 1;
+}
+
+static void update_stc_from_audio(struct pres *p, int64_t clock)
+{
+	struct ffdvb_decoder *dec = p->dec;
+
+	if (p->shown)
+		return;
+	dec->stc = (uint64_t)(clock - dec->audio_offset) & STC_MASK;
+	dec->have_stc = 1;
+}
+
+static void timed_wait(struct ffdvb_decoder *dec, uint64_t ns)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += (long)ns;
+	ts.tv_sec += ts.tv_nsec / 1000000000;
+	ts.tv_nsec %= 1000000000;
+	pthread_cond_timedwait(&dec->cond_pres, &dec->lock, &ts);
+}
+
+static void turn(struct pres *p)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	uint64_t now = ffdvb_output_now(p->out), next = now + STEP_NS;
+	int video_on, video_moving, audio_on, trick;
+	int64_t clock = 0;
+
+	apply_serials(p);
+	apply_state(p, now);
+	video_on = p->st.video == FFDVB_DEC_VIDEO_PLAYING;
+	video_moving = video_on; /* FROZEN and STOPPED take nothing */
+	audio_on = p->st.audio_playing;
+	trick = video_on && (p->st.slow >= 1 || p->st.fast);
+
+	if (p->preroll && !trick)
+		preroll(p, now, video_moving, audio_on);
+	else if (p->preroll)
+		p->preroll = 0; /* trick modes need no clock */
+
+	if (p->clock_valid && !p->preroll) {
+		int running = (video_moving && !trick) || audio_on;
+
+		clock = clock_now(p, now, running);
+		if (audio_on) {
+			feed_sound(p, clock);
+			p->audio_master = p->st.av_sync && !trick && ffdvb_output_audio_queued(p->out);
+			if (p->audio_master) {
+				clock = audio_clock(p);
+				p->anchor_tl = clock;
+				p->anchor_ns = now;
+			}
+		} else {
+			p->audio_master = 0;
+		}
+		if (!running) { /* keep the anchor at now so that the clock resumes from here */
+			p->anchor_tl = clock;
+			p->anchor_ns = now;
+		}
+		if (!video_moving || !p->shown)
+			update_stc_from_audio(p, clock);
+	}
+	if (video_moving) {
+		uint64_t t = trick ? video_trick(p, now, p->st.fast ? 1 : p->st.slow)
+				   : video_play(p, now, clock);
+
+		if (t < next)
+			next = t;
+	} else if (p->st.video == FFDVB_DEC_VIDEO_STOPPED && p->st.blank && !p->shown_black) {
+		show(p, NULL, now);
+	}
+	if (dec->osd_pending || ffdvb_output_osd_changed(p->out)) {
+		dec->osd_pending = 0;
+		pthread_mutex_unlock(&dec->lock);
+		ffdvb_output_refresh(p->out);
+		pthread_mutex_lock(&dec->lock);
+	}
+	if (dec->quit)
+		return;
+	if (!video_moving && !audio_on && !p->virtual_clock) {
+		/* nothing plays: keep the window alive and look again on news or in 20 ms */
+		pthread_mutex_unlock(&dec->lock);
+		ffdvb_output_wait_until(p->out, now);
+		pthread_mutex_lock(&dec->lock);
+		timed_wait(dec, 20000000);
+		return;
+	}
+	if (p->virtual_clock) {
+		/* time moves only when the playing streams can follow; when everything ran dry it
+		 * moves at 10x real time so that sound already queued gets heard */
+		if (!ready(p, now, next, video_moving, audio_on)) {
+			int dry = (!video_moving || starved(dec, &dec->st[0])) &&
+				  (!audio_on || starved(dec, &dec->st[1]));
+
+			timed_wait(dec, 1000000);
+			if (!dry || (!video_moving && !audio_on))
+				return;
+		}
+		pthread_mutex_unlock(&dec->lock);
+		ffdvb_output_wait_until(p->out, next);
+		pthread_mutex_lock(&dec->lock);
+		return;
+	}
+	pthread_mutex_unlock(&dec->lock);
+	ffdvb_output_wait_until(p->out, next);
+	pthread_mutex_lock(&dec->lock);
+}
+
+void *dec_presenter_main(void *arg)
+{
+	struct ffdvb_decoder *dec = arg;
+	struct pres p = { .dec = dec, .virtual_clock = dec->cfg.output.virtual_clock &&
+				       dec->cfg.output.kind == FFDVB_OUTPUT_NONE };
+	struct ffdvb_output *out = ffdvb_output_new(&dec->cfg.output);
+
+	pthread_mutex_lock(&dec->lock);
+	dec->out = out;
+	dec->out_ready = out ? 1 : -1;
+	dec->out_errno = out ? 0 : (errno ? errno : ENODEV);
+	pthread_cond_broadcast(&dec->cond_pres);
+	if (!out) {
+		pthread_mutex_unlock(&dec->lock);
+		return NULL;
+	}
+	p.out = out;
+	p.st = dec->state;
+	p.preroll = 1;
+	p.audio_paused = -1;
+	while (!dec->quit)
+		turn(&p);
+	pthread_mutex_unlock(&dec->lock);
+	dec_frame_free(p.shown);
+	free(p.mixbuf);
+	ffdvb_output_free(out);
+	return NULL;
+}

@@ -1,0 +1,183 @@
+/* Video through the card's path (repacker -> es) against the ffmpeg CLI's decode of the same
+ * file: every picture's framemd5, count and order, the PTS sequence (one frame period apart),
+ * size, interlacing and display aspect. MPEG-2 SD in TS and PS, MPEG-1 in an MPEG-1 system
+ * stream, MPEG-2 1080i, H.264 SD and 1080i; bwdif (ES_DEINTERLACE_AUTO); key-frames-only;
+ * still pictures (es_feed_raw). */
+#include <time.h>
+
+#include "test_es_util.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct expect {
+	const char *name, *codec;
+	int w, h, interlaced, dar_num, dar_den;
+};
+
+static void check_video(const struct expect *e)
+{
+	struct feeder fd;
+	struct es_stats st;
+	char (*ref)[33];
+	size_t nref, same = 0, breaks = 0, shape = 0;
+	double t0, t1;
+
+	es_gen(e->name);
+	feeder_init(&fd, 1, 0, ES_DEINTERLACE_OFF);
+	t0 = now();
+	feeder_file(&fd, e->name);
+	t1 = now();
+	nref = ref_md5(e->name, &ref);
+	es_get_stats(fd.v, &st);
+	for (size_t i = 0; i < fd.cv.nv && i < nref; i++)
+		same += strcmp(fd.cv.v[i].md5, ref[i]) == 0;
+	for (size_t i = 1; i < fd.cv.nv; i++)
+		breaks += fd.cv.v[i].pts - fd.cv.v[i - 1].pts != fd.cv.v[i - 1].duration ||
+			  fd.cv.v[i - 1].duration != 3600;
+	for (size_t i = 0; i < fd.cv.nv; i++) {
+		const struct vframe *v = &fd.cv.v[i];
+
+		shape += v->w != e->w || v->h != e->h || v->interlaced != e->interlaced ||
+			 v->dar_num != e->dar_num || v->dar_den != e->dar_den;
+	}
+	printf("%s: %zu pictures (ffmpeg %zu), %zu equal, codec %s, %zu units, decode %.2f s\n",
+	       e->name, fd.cv.nv, nref, same, st.codec, (size_t)st.units, t1 - t0);
+	CHECK(nref > 0);
+	EXPECT_EQ(e->name, fd.cv.nv, nref);
+	EXPECT_EQ("pictures equal to ffmpeg's (framemd5)", same, nref);
+	EXPECT_EQ("pts steps that are not one frame period (3600)", breaks, 0);
+	EXPECT_EQ("pictures of another size/interlacing/aspect", shape, 0);
+	CHECK(fd.cv.nv > 0 && fd.cv.v[0].key);
+	CHECK(fd.cv.nv > 0 && fd.cv.v[0].pts != AV_NOPTS_VALUE);
+	CHECK_EQ(strcmp(st.codec, e->codec), 0);
+	CHECK_EQ(st.frames, fd.cv.nv);
+	CHECK_EQ(st.decode_errors, 0);
+	CHECK_EQ(st.bad_pes, 0);
+	CHECK_EQ(st.skipped_bytes, 0);
+	CHECK_EQ(st.codec_changes, 0);
+	CHECK_EQ(st.width, e->w);
+	CHECK_EQ(st.height, e->h);
+	free(ref);
+	feeder_free(&fd);
+}
+
+/* bwdif: the same number of pictures, all progressive, the same pts; interlaced ones differ
+ * from the decoder's (they were deinterlaced) */
+static void check_deinterlace(const char *name)
+{
+	struct feeder fd;
+	char (*ref)[33];
+	size_t nref, progressive = 0, changed = 0, pts_ok = 0;
+
+	es_gen(name);
+	feeder_init(&fd, 1, 0, ES_DEINTERLACE_AUTO);
+	feeder_file(&fd, name);
+	nref = ref_md5(name, &ref);
+	for (size_t i = 0; i < fd.cv.nv; i++) {
+		progressive += !fd.cv.v[i].out_interlaced;
+		changed += i < nref && strcmp(fd.cv.v[i].md5, ref[i]) != 0;
+		pts_ok += i == 0 || fd.cv.v[i].pts - fd.cv.v[i - 1].pts == 3600;
+	}
+	printf("%s deinterlaced: %zu pictures (ffmpeg %zu), %zu progressive, %zu changed\n", name,
+	       fd.cv.nv, nref, progressive, changed);
+	EXPECT_EQ("pictures with bwdif", fd.cv.nv, nref);
+	EXPECT_EQ("progressive pictures out", progressive, fd.cv.nv);
+	EXPECT_EQ("pictures deinterlaced (differ from the decoder's)", changed, nref);
+	EXPECT_EQ("pts one frame apart", pts_ok, fd.cv.nv);
+	CHECK(fd.cv.nv > 0 && fd.cv.v[0].interlaced);
+	free(ref);
+	feeder_free(&fd);
+}
+
+/* VIDEO_FAST_FORWARD: only the I-pictures come out, equal to ffmpeg's */
+static void check_key_only(const char *name)
+{
+	struct feeder fd, all;
+	struct es_stats st;
+	size_t keys = 0, same = 0, j = 0;
+
+	es_gen(name);
+	feeder_init(&all, 1, 0, ES_DEINTERLACE_OFF);
+	feeder_file(&all, name);
+	feeder_init(&fd, 1, 0, ES_DEINTERLACE_OFF);
+	es_set_key_frames_only(fd.v, 1);
+	feeder_file(&fd, name);
+	es_get_stats(fd.v, &st);
+	for (size_t i = 0; i < all.cv.nv; i++) {
+		if (!all.cv.v[i].key)
+			continue;
+		keys++;
+		if (j < fd.cv.nv && strcmp(fd.cv.v[j].md5, all.cv.v[i].md5) == 0 &&
+		    fd.cv.v[j].pts == all.cv.v[i].pts)
+			same++;
+		j++;
+	}
+	printf("%s key frames only: %zu pictures of %zu (%zu key), %llu skipped\n", name, fd.cv.nv,
+	       all.cv.nv, keys, (unsigned long long)st.key_skipped);
+	CHECK(keys >= 2);
+	EXPECT_EQ("pictures in key-frames-only mode", fd.cv.nv, keys);
+	EXPECT_EQ("key pictures equal, with their pts", same, keys);
+	EXPECT_EQ("key_skipped", st.key_skipped, all.cv.nv - keys);
+	feeder_free(&all);
+	feeder_free(&fd);
+}
+
+/* VIDEO_STILLPICTURE: a raw sequence header + I-picture comes out at once, every time */
+static void check_still(void)
+{
+	struct es_config cfg = { ES_VIDEO, ES_DEINTERLACE_OFF, 0 };
+	struct es *es = es_new(&cfg);
+	struct collect c = { 0 };
+	char (*ref)[33];
+	size_t len, nref;
+	uint8_t *still;
+
+	es_gen("still.m2v");
+	still = es_read_file("still.m2v", &len);
+	nref = ref_md5("sd_mpeg2_mp2.ts", &ref);
+	es_feed_raw(es, still, len, 12345, on_frame, &c);
+	EXPECT_EQ("still picture out at once", c.nv, 1);
+	es_feed_raw(es, still, len, AV_NOPTS_VALUE, on_frame, &c);
+	es_feed_raw(es, still, len, 777, on_frame, &c);
+	EXPECT_EQ("three still pictures", c.nv, 3);
+	for (size_t i = 0; i < c.nv && nref; i++)
+		CHECK_EQ(strcmp(c.v[i].md5, ref[0]), 0);
+	CHECK(c.nv == 3 && c.v[0].pts == 12345 && c.v[2].pts == 777);
+	printf("still: %zu pictures\n", c.nv);
+	free(ref);
+	free(still);
+	collect_free(&c);
+	es_free(es);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct expect streams[] = {
+		{ "sd_mpeg2_mp2.ts", "mpeg2video", 720, 576, 1, 4, 3 },
+		{ "sd_mpeg2_mp2.mpg", "mpeg2video", 720, 576, 1, 4, 3 },
+		{ "sd_mpeg1_mp3.mpg", "mpeg1video", 352, 288, 0, 11, 9 },
+		{ "hd_mpeg2_1080i.ts", "mpeg2video", 1920, 1080, 1, 16, 9 },
+		{ "sd_h264_mp2.ts", "h264", 720, 576, 0, 5, 4 },
+		{ "hd_h264_1080i.ts", "h264", 1920, 1080, 1, 16, 9 },
+	};
+	const char *only = argc > 1 ? argv[1] : NULL; /* "mpeg" or "h264": a subset */
+
+	av_log_set_level(AV_LOG_ERROR);
+	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (!only || strstr(streams[i].codec, only))
+			check_video(&streams[i]);
+	if (!only || strcmp(only, "mpeg") == 0) {
+		check_deinterlace("sd_mpeg2_mp2.ts");
+		check_key_only("sd_mpeg2_mp2.ts");
+		check_still();
+	}
+	if (!only || strcmp(only, "h264") == 0)
+		check_key_only("sd_h264_mp2.ts");
+	return finish("test_es_video");
+}
