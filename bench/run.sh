@@ -2,7 +2,8 @@
 # usage: bench/run.sh SUITE
 # Runs one benchmark suite and prints one line per figure on stdout: `figure NAME VALUE UNIT`.
 # A comparison is a figure with unit `ratio`, computed from figures measured in the same run.
-# Suites: core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run).
+# Suites: core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
+#         decode (the whole playback path in-process against the ffmpeg CLI's own decode).
 # env: BUILD_DIR   build folder (default <repo>/build; configured and built here)
 #      BENCH_NO_BUILD=1  use BUILD_DIR as it is
 #      BENCH_SCALE  multiplies every iteration count (default 1; the core suite takes about
@@ -21,7 +22,9 @@ VM=${FFDVB_VM:-$ROOT/scripts/vm.sh}
 
 case $SUITE in
 core) ;;
-decode | osd | tuner | vdr)
+decode)
+	exec sh "$ROOT/bench/decode.sh" ;;
+osd | tuner | vdr)
 	echo "bench: suite $SUITE not implemented yet" >&2
 	exit 2 ;;
 *)

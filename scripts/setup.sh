@@ -6,16 +6,19 @@ export DEBIAN_FRONTEND=noninteractive
 
 BUILD="gcc libc6-dev make cmake pkg-config"
 LIBS="libfuse3-dev libevent-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-      libavfilter-dev libsdl2-dev libdvbv5-dev"
+      libavfilter-dev libsdl2-dev libdvbv5-dev zlib1g-dev"
+# run time: the PSF console fonts OSD_Text draws with (read with zlib)
+RUN="console-setup-linux"
 # test tools: stream generator, VM runner (qemu, Debian's kernel with cuse.ko, a static busybox
 # for the initramfs), 32-bit conformance build, DVB command-line clients, clang's libFuzzer
-# (tests/unit/test_demux_fuzz), man and systemd-analyze (tests/install_check.sh)
+# (tests/unit/test_demux_fuzz), man and systemd-analyze (tests/install_check.sh), time
+# (bench/run.sh decode)
 TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod
-       file procps dvb-tools gcc-multilib clang libclang-rt-14-dev man-db systemd"
+       file procps dvb-tools gcc-multilib clang libclang-rt-14-dev man-db systemd time"
 
 apt-get update
 # shellcheck disable=SC2086
-apt-get install -y --no-install-recommends $BUILD $LIBS $TESTS
+apt-get install -y --no-install-recommends $BUILD $LIBS $RUN $TESTS
 
 # The kernel the metapackage points at (for the VM tests); its headers build out-of-tree test
 # drivers (vidtv) for it.

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <event2/event.h>
+#include <libavutil/log.h>
 
 #include "daemon/control.h"
 #include "daemon/media.h"
@@ -148,6 +149,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN); /* a control client that hangs up must not kill us */
+	/* libavcodec reports every damaged picture; those are counted (ffdvbctl status), so its
+	   own messages only come with -v (errors) and -vv (warnings) */
+	av_log_set_level(d.opt.verbose >= 2 ? AV_LOG_WARNING
+			 : d.opt.verbose	 ? AV_LOG_ERROR
+					 : AV_LOG_FATAL);
 	if (!d.opt.foreground)
 		d.ready_fd = detach();
 

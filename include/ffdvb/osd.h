@@ -36,7 +36,10 @@ void ffdvb_osd_reset(struct ffdvb_osd *osd);
  * concatenated WITHOUT the stride gaps, so data_len == w * h; Text: the string bytes up to and
  * including its NUL, or what could be read), NULL/0 otherwise; data_fault != 0 when c->data could
  * not be read. Open/OpenRaw never read data (non-NULL c->data only means "start hidden").
- * Returns 0 or the -errno av7110 returned (§7.2: EINVAL, EFAULT). */
+ * Returns 0 or the -errno av7110 returned (§7.2: EINVAL, EFAULT; -ENOMEM if a window's memory
+ * cannot be had). Choices where the card's behaviour is unknown (fresh palettes transparent,
+ * windows beyond 720x576 not created, raw non-bitmap types without pixels, ...) are listed at
+ * the top of src/osd/osd.c. */
 int ffdvb_osd_command(struct ffdvb_osd *osd, const struct ffdvb_osd_cmd *c, const void *data,
 		      size_t data_len, int data_fault);
 

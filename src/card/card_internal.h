@@ -218,6 +218,9 @@ int card_decoder_start(struct ffdvb_card *card);
 void card_decoder_stop(struct ffdvb_card *card);
 void card_decoder_sync(struct ffdvb_card *card); /* play state -> decoder */
 void card_feed_decoder(struct ffdvb_card *card);  /* rings -> decoder, size events back */
+/* The same from the event loop's next turn: for callers inside a request that may still block,
+ * whose wake-ups must come after they returned. */
+void card_decoder_kick(struct ffdvb_card *card);
 /* Empties the video or audio ring (with the decoder's queues): writer open, CLEAR_BUFFER,
  * still picture. */
 void card_flush_video(struct ffdvb_card *card);

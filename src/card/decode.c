@@ -184,6 +184,12 @@ void card_feed_decoder(struct ffdvb_card *card)
 		card_wake_av(card); /* room in the rings: POLLOUT, blocked writers */
 }
 
+void card_decoder_kick(struct ffdvb_card *card)
+{
+	if (card->dec_ev)
+		event_active(card->dec_ev, EV_READ, 0);
+}
+
 void card_flush_video(struct ffdvb_card *card)
 {
 	card_ring_flush(&card->vring);

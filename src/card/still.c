@@ -79,7 +79,7 @@ int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 		ffdvb_repacker_flush(&card->vrepack); /* ends the unbounded still-picture PES */
 		card->still_ring_bytes += card_ring_fill(&card->vring) - fill;
 	}
-	card_feed_decoder(card);
+	card_decoder_kick(card); /* the skipped copies wake this request once it waits */
 	card_wake_av(card);
 	if (pos < total)
 		return io->interrupted ? 0 : -FFDVB_EBLOCK; /* a signal ends it quietly */

@@ -1,11 +1,14 @@
 # ffdvb_es: the elementary-stream decoding layer (es.h), included from this directory's
 # CMakeLists.txt. libavcodec parsers/decoders, libswresample for audio, libavfilter (bwdif).
-foreach(lib avcodec avutil swresample avfilter swscale)
-  string(TOUPPER ${lib} var)
-  if(NOT TARGET PkgConfig::${var})
-    pkg_check_modules(${var} REQUIRED IMPORTED_TARGET GLOBAL lib${lib}) # GLOBAL: ffdvbd-asan links them too
+# GLOBAL imported targets: src/CMakeLists.txt (ffdvbd-asan) and tests/unit link them too.
+foreach(_es_lib avcodec avutil swresample avfilter swscale)
+  string(TOUPPER ${_es_lib} _es_var)
+  if(NOT TARGET PkgConfig::${_es_var})
+    pkg_check_modules(${_es_var} REQUIRED IMPORTED_TARGET GLOBAL lib${_es_lib})
   endif()
 endforeach()
+unset(_es_lib)
+unset(_es_var)
 
 add_library(ffdvb_es STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/es.c

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <event2/event.h>
+#include <libavutil/log.h>
 
 #include "check.h"
 #include "ffdvb/abi.h"
@@ -74,6 +75,8 @@ static inline void player_open(struct player *p, int virtual_clock, int deinterl
 	struct ffdvb_card_config cfg = { .decoder = &dc };
 
 	memset(p, 0, sizeof(*p));
+	/* damaged pictures are counted and checked; libavcodec's own words only on request */
+	av_log_set_level(getenv("FFDVB_TEST_AVLOG") ? AV_LOG_WARNING : AV_LOG_FATAL);
 	p->base = event_base_new();
 	p->card = p->base ? ffdvb_card_new(p->base, &cfg) : NULL;
 	if (!p->card) {

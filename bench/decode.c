@@ -1,0 +1,264 @@
+/* ffdvb-bench-decode: figures of the whole playback path, in-process (card write path ->
+ * repacker -> rings -> decoder threads -> presenter -> headless output), no kernel involved.
+ *
+ *   ffdvb-bench-decode throughput FILE.ts   TS in 188-byte writes (audio PIDs to audio0, video
+ *                                           to video0, as VDR), virtual clock: as fast as it
+ *                                           decodes. Prints the wall time in ms.
+ *   ffdvb-bench-decode realtime FILE.ts S   plays the first S seconds in real time; prints the
+ *                                           CPU share of one core and the peak RSS.
+ *   ffdvb-bench-decode zap FILE.ts          plays 3 s, clears both buffers, writes the file again
+ *                                           from its start; prints the time from the first write
+ *                                           after the clear to the first picture, and the
+ *                                           stream's own PTS lead (first audio to first video).
+ * Output: `figure NAME VALUE UNIT` lines. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <event2/event.h>
+#include <libavutil/log.h>
+
+#include "ffdvb/abi.h"
+#include "ffdvb/card.h"
+#include "ffdvb/decoder.h"
+#include "ffdvb/node.h"
+#include "ffdvb/output.h"
+
+struct bench {
+	struct event_base *base;
+	struct ffdvb_card *card;
+	struct ffdvb_decoder *dec;
+	const struct ffdvb_node_ops *ops;
+	void *vf, *af;
+	signed char kind[8192];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pump(struct bench *b, int ms)
+{
+	struct timeval tv = { 0, ms * 1000 };
+
+	event_base_loopexit(b->base, &tv);
+	event_base_dispatch(b->base);
+}
+
+static int ioc(struct bench *b, void *f, unsigned int cmd, unsigned long arg)
+{
+	struct ffdvb_ioctl io = { .cmd = cmd, .arg = arg };
+
+	return b->ops->ioctl(f, &io);
+}
+
+static int deinterlace = 1;
+
+static void open_card(struct bench *b, int virtual_clock, int record)
+{
+	struct ffdvb_decoder_config dc = {
+		.output = { .kind = FFDVB_OUTPUT_NONE, .virtual_clock = virtual_clock,
+			    .record = record },
+		.deinterlace = deinterlace,
+	};
+	struct ffdvb_card_config cfg = { .decoder = &dc };
+
+	memset(b, 0, sizeof(*b));
+	av_log_set_level(AV_LOG_FATAL);
+	b->base = event_base_new();
+	b->card = b->base ? ffdvb_card_new(b->base, &cfg) : NULL;
+	if (!b->card) {
+		fprintf(stderr, "bench: cannot create the card: %s\n", strerror(errno));
+		exit(1);
+	}
+	b->dec = ffdvb_card_decoder(b->card);
+	b->ops = ffdvb_card_node_ops(FFDVB_NODE_VIDEO);
+	if (b->ops->open(ffdvb_card_node(b->card, FFDVB_NODE_VIDEO), O_RDWR | O_NONBLOCK, &b->vf) ||
+	    b->ops->open(ffdvb_card_node(b->card, FFDVB_NODE_AUDIO), O_RDWR | O_NONBLOCK, &b->af)) {
+		fprintf(stderr, "bench: cannot open video0/audio0\n");
+		exit(1);
+	}
+	ioc(b, b->af, FFDVB_AUDIO_SELECT_SOURCE, FFDVB_AUDIO_SOURCE_MEMORY);
+	ioc(b, b->af, FFDVB_AUDIO_SET_AV_SYNC, 1);
+	ioc(b, b->af, FFDVB_AUDIO_PLAY, 0);
+	ioc(b, b->vf, FFDVB_VIDEO_SELECT_SOURCE, FFDVB_VIDEO_SOURCE_MEMORY);
+	ioc(b, b->vf, FFDVB_VIDEO_PLAY, 0);
+}
+
+static void close_card(struct bench *b)
+{
+	b->ops->release(b->vf);
+	b->ops->release(b->af);
+	ffdvb_card_free(b->card);
+	event_base_free(b->base);
+}
+
+/* one TS packet, waiting while the card refuses it */
+static void put(struct bench *b, void *f, const uint8_t *pkt)
+{
+	while (b->ops->write(f, pkt, 188, 1) == -EAGAIN)
+		pump(b, 2);
+}
+
+static void write_ts(struct bench *b, const uint8_t *ts, size_t len, double stop_after_s,
+		     double *first_write)
+{
+	double start = now_s();
+
+	for (size_t off = 0; off + 188 <= len; off += 188) {
+		const uint8_t *p = ts + off;
+		int pid = (p[1] & 0x1f) << 8 | p[2];
+		size_t pay = 4 + ((p[3] & 0x20) ? 1 + (size_t)p[4] : 0);
+
+		if ((p[1] & 0x40) && pay + 4 <= 188 && !p[pay] && !p[pay + 1] && p[pay + 2] == 1 &&
+		    !b->kind[pid])
+			b->kind[pid] = (p[pay + 3] & 0xf0) == 0xe0 ? 1 : 2;
+		if (!b->kind[pid])
+			continue;
+		if (first_write && *first_write == 0)
+			*first_write = now_s();
+		put(b, b->kind[pid] == 1 ? b->vf : b->af, p);
+		if (stop_after_s > 0 && now_s() - start > stop_after_s)
+			break;
+	}
+}
+
+static void wait_idle(struct bench *b)
+{
+	struct ffdvb_decoder_stats s;
+	int turns = 0;
+
+	for (int i = 0; i < 20000 && turns < 3; i++) {
+		pump(b, 5);
+		ffdvb_decoder_get_stats(b->dec, &s);
+		turns = s.idle ? turns + 1 : 0;
+	}
+}
+
+static uint8_t *load(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+
+	if (!f) {
+		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(*len);
+	if (!buf || fread(buf, 1, *len, f) != *len) {
+		fprintf(stderr, "bench: cannot read %s\n", path);
+		exit(1);
+	}
+	fclose(f);
+	return buf;
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b;
+	size_t len;
+	uint8_t *ts;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: ffdvb-bench-decode throughput|realtime|zap FILE.ts [SECONDS]\n");
+		return 2;
+	}
+	ts = load(argv[2], &len);
+	if (getenv("BENCH_NO_DEINTERLACE"))
+		deinterlace = 0;
+	if (!strcmp(argv[1], "throughput")) {
+		double t0 = now_s(), t, c0 = cpu_s();
+		struct ffdvb_decoder_stats s;
+		const char *tag = deinterlace ? "_bwdif" : "";
+
+		open_card(&b, 1, 0);
+		write_ts(&b, ts, len, 0, NULL);
+		wait_idle(&b);
+		t = now_s() - t0;
+		ffdvb_decoder_get_stats(b.dec, &s);
+		printf("figure decode_ours%s_ms %.0f ms\n", tag, t * 1000);
+		printf("figure decode_ours%s_cpu_ms %.0f ms\n", tag, (cpu_s() - c0) * 1000);
+		printf("figure decode_ours%s_pictures %llu count\n", tag,
+		       (unsigned long long)s.video_frames_shown);
+		close_card(&b);
+	} else if (!strcmp(argv[1], "realtime")) {
+		double secs = argc > 3 ? atof(argv[3]) : 20, t0, c0;
+		struct rusage ru;
+
+		open_card(&b, 0, 0);
+		t0 = now_s();
+		c0 = cpu_s();
+		write_ts(&b, ts, len, secs, NULL);
+		printf("figure realtime_cpu_share %.1f %%\n", 100 * (cpu_s() - c0) / (now_s() - t0));
+		getrusage(RUSAGE_SELF, &ru);
+		printf("figure realtime_peak_rss %.1f MB\n", ru.ru_maxrss / 1024.0);
+		printf("figure realtime_wall %.2f s\n", now_s() - t0);
+		close_card(&b);
+	} else if (!strcmp(argv[1], "zap")) {
+		double first = 0, shown = 0, lead = 0;
+		struct ffdvb_output_picture_record *pics = NULL;
+		struct ffdvb_output_sound_record *snd = NULL;
+		long np, ns, p0, s0;
+		struct ffdvb_output *out;
+
+		open_card(&b, 0, 1);
+		out = ffdvb_decoder_output(b.dec);
+		write_ts(&b, ts, len, 3, NULL);
+		ioc(&b, b.vf, FFDVB_VIDEO_CLEAR_BUFFER, 0);
+		ioc(&b, b.af, FFDVB_AUDIO_CLEAR_BUFFER, 0);
+		p0 = ffdvb_output_pictures(out, &pics);
+		free(pics);
+		s0 = ffdvb_output_sounds(out, &snd);
+		free(snd);
+		memset(b.kind, 0, sizeof(b.kind));
+		write_ts(&b, ts, len, 1.0, &first);
+		np = ffdvb_output_pictures(out, &pics);
+		ns = ffdvb_output_sounds(out, &snd);
+		if (np > p0 && ns > s0) {
+			long k = s0;
+
+			while (k < ns && snd[k].pts < 0)
+				k++;
+			shown = (double)pics[p0].t / 1e9;
+			/* the clock starts at the earlier of the first picture and first sound */
+			if (k < ns)
+				lead = (double)(pics[p0].pts - snd[k].pts) / 90000.0;
+		}
+		if (!shown) {
+			fprintf(stderr, "bench: no picture after the clear\n");
+			return 1;
+		}
+		printf("figure zap_first_picture %.1f ms\n", (shown - first) * 1000);
+		printf("figure zap_stream_pts_lead %.1f ms\n", lead > 0 ? lead * 1000 : 0.0);
+		printf("figure zap_beyond_pts_lead %.1f ms\n",
+		       (shown - first - (lead > 0 ? lead : 0)) * 1000);
+		free(pics);
+		free(snd);
+		close_card(&b);
+	} else {
+		fprintf(stderr, "bench: unknown mode %s\n", argv[1]);
+		return 2;
+	}
+	free(ts);
+	return 0;
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# bench/run.sh decode: the whole playback path (188-byte TS writes through the card API, the
+# decoder threads, the presenter, the headless output; in-process) against
+# `ffmpeg -threads 1 -i SAME -f null -`, measured in this run on a 5 Mbit/s SD MPEG-2 + MP2
+# stream made here; then real-time CPU share and peak RSS, and the time to the first picture
+# after CLEAR_BUFFER. Same environment variables as bench/run.sh (BUILD_DIR, BENCH_NO_BUILD,
+# BENCH_SCALE: seconds of stream = 20 x scale).
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+SCALE=${BENCH_SCALE:-1}
+if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
+	{
+		cmake -S "$ROOT" -B "$BUILD_DIR" &&
+		cmake --build "$BUILD_DIR" -j2 --target ffdvb-bench-decode
+	} >&2 || { echo "bench: build failed" >&2; exit 1; }
+fi
+command -v ffmpeg >/dev/null || { echo "bench: SKIP: no ffmpeg CLI" >&2; exit 77; }
+BIN=$BUILD_DIR/bin/ffdvb-bench-decode
+DIR=$BUILD_DIR/bench-streams
+SECS=$((20 * SCALE))
+STREAM=$DIR/sd5m_${SECS}s.ts
+mkdir -p "$DIR"
+if [ ! -s "$STREAM" ]; then
+	echo "bench: making a ${SECS} s 5 Mbit/s SD stream" >&2
+	ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi -i "testsrc2=size=720x576:rate=25:duration=$SECS" \
+		-f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$SECS" -ac 2 \
+		-c:v mpeg2video -b:v 5M -maxrate 5M -bufsize 1835k -g 12 -bf 2 -flags +ilme+ildct -top 1 \
+		-c:a mp2 -b:a 192k -f mpegts "$STREAM.tmp"
+	mv "$STREAM.tmp" "$STREAM"
+fi
+
+# wall and CPU time of a command, in ms: "WALL CPU"
+timed() {
+	/usr/bin/env time -f '%e %U %S' -o "$DIR/time.txt" "$@" >/dev/null 2>&1
+	awk '{ printf "%.0f %.0f\n", $1 * 1000, ($2 + $3) * 1000 }' "$DIR/time.txt"
+}
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (package time)" >&2; exit 1; }
+
+set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -f null -)
+echo "figure decode_ffmpeg_ms $1 ms"
+echo "figure decode_ffmpeg_cpu_ms $2 ms"
+FF_WALL=$1
+FF_CPU=$2
+OURS=$(BENCH_NO_DEINTERLACE=1 "$BIN" throughput "$STREAM")
+echo "$OURS"
+OURS_BWDIF=$("$BIN" throughput "$STREAM")
+echo "$OURS_BWDIF"
+printf '%s\n%s\n' "$OURS" "$OURS_BWDIF" | awk -v ffw="$FF_WALL" -v ffc="$FF_CPU" '
+	$2 == "decode_ours_ms" { printf "figure decode_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }
+	$2 == "decode_ours_cpu_ms" { printf "figure decode_cpu_ffmpeg_vs_ours %.3f ratio\n", ffc / $3 }
+	$2 == "decode_ours_bwdif_ms" { printf "figure decode_bwdif_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }'
+"$BIN" realtime "$STREAM" $((SECS < 20 ? SECS : 20))
+"$BIN" zap "$STREAM"

@@ -1,0 +1,87 @@
+#!/bin/sh
+# usage: play.sh BINDIR STREAMDIR [DAEMON]              (inside the VM, as root: scripts/vm.sh)
+# Playback through the real kernel: ffdvbd (headless, recording what it presents) and the
+# ffdvb-play client, which writes a transport stream to video0/audio0 as VDR does (188-byte
+# blocking writes) with a text message on osd0. Checks: the client is paced by the device (the
+# writes of a stream take about its duration), every picture is presented in order and equals
+# the ffmpeg CLI's decode of the same file (MD5 list made on the host: STREAM.framemd5),
+# the sound is all there, `ffdvbctl screenshot` writes a 720x576 PNG, `status --json` counts
+# the pictures, and the daemon exits cleanly. Prints PASS/FAIL and "N passed, M failed".
+set -u
+bin=${1:?usage: play.sh BINDIR STREAMDIR [DAEMON]}
+streams=${2:?usage: play.sh BINDIR STREAMDIR [DAEMON]}
+daemon=${3:-ffdvbd}
+out=${VM_OUT:-$(mktemp -d)}
+rec=$out/record
+log=$out/$daemon-play.log
+stream=$streams/vm_play.ts
+passed=0 failed=0
+pass() { echo "PASS $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+check() { if [ "$1" = 0 ]; then shift; pass "$@"; else shift; fail "$@"; fi; }
+finish() {
+  [ "$failed" != 0 ] && [ -s "$log" ] && { echo "--- last lines of $log"; tail -n 30 "$log"; }
+  echo "play.sh: $passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit $?
+}
+for f in "$daemon" ffdvbctl ffdvb-play; do
+  [ -x "$bin/$f" ] || { fail "setup: $bin/$f is not built"; finish; }
+done
+[ -s "$stream" ] && [ -s "$stream.framemd5" ] || { fail "setup: $stream(.framemd5) missing"; finish; }
+[ -c /dev/cuse ] || modprobe cuse
+mkdir -p "$rec"
+
+ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=66
+export ASAN_OPTIONS
+"$bin/$daemon" --foreground --output none --record "$rec" > "$log" 2>&1 &
+pid=$!
+i=0
+until "$bin/ffdvbctl" status > /dev/null 2>&1 || [ $i -gt 200 ]; do i=$((i + 1)); sleep 0.1; done
+"$bin/ffdvbctl" status > /dev/null 2>&1
+check $? "daemon: ready"
+
+# the stream's duration from its PTS (host-made list: one line per picture, 25 fps)
+pictures=$(grep -vc '^#' "$stream.framemd5")
+duration=$(awk -v n="$pictures" 'BEGIN { printf "%.2f", n / 25 }')
+start=$(date +%s.%N)
+"$bin/ffdvb-play" --osd "ffdvb says hello" --hold 1 "$stream" > "$out/play.out" 2>&1 &
+ppid=$!
+sleep 1.5
+"$bin/ffdvbctl" screenshot "$out/shot.png"
+check $? "ffdvbctl screenshot while playing"
+wait $ppid
+check $? "ffdvb-play: exit status 0 ($(cat "$out/play.out"))"
+written=$(sed -n 's/^played [0-9]* bytes in \([0-9.]*\) s$/\1/p' "$out/play.out")
+end=$(date +%s.%N)
+# paced by the device: all writes take the duration minus what the buffers hold (< 1.5 s)
+awk -v w="${written:-0}" -v d="$duration" 'BEGIN { exit !(w >= d - 1.5 && w <= d + 1.5) }'
+check $? "pacing: the writes of $duration s of stream took ${written:-?} s"
+
+# the PNG: signature and IHDR size 720x576
+sig=$(od -An -tx1 -N8 "$out/shot.png" 2>/dev/null | tr -d ' \n')
+[ "$sig" = 89504e470d0a1a0a ]
+check $? "screenshot: a PNG file"
+dims=$(od -An -tu1 -j16 -N8 "$out/shot.png" 2>/dev/null | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }')
+[ "$dims" = 720x576 ]
+check $? "screenshot: 720x576 (got $dims)"
+
+"$bin/ffdvbctl" record > /dev/null
+check $? "ffdvbctl record"
+grep '^picture' "$rec/pictures.log" | awk '$6 == 0 { print $7 }' > "$out/ours.md5"
+grep -v '^#' "$stream.framemd5" | awk -F', *' '{ print $6 }' > "$out/ffmpeg.md5"
+cmp -s "$out/ours.md5" "$out/ffmpeg.md5"
+check $? "pictures: $(wc -l < "$out/ours.md5") presented, equal to ffmpeg's $(wc -l < "$out/ffmpeg.md5") in order"
+samples=$(($(stat -c %s "$rec/sound.s16") / 4))
+want=$(awk -v d="$duration" 'BEGIN { printf "%d", d * 48000 * 0.95 }')
+[ "$samples" -ge "$want" ]
+check $? "sound: $samples samples played (at least $want)"
+"$bin/ffdvbctl" status --json > "$out/status.json"
+shown=$(sed -n 's/.*"video_shown":\([0-9]*\).*/\1/p' "$out/status.json")
+[ "${shown:-0}" -ge "$pictures" ]
+check $? "status: video_shown ${shown:-?} >= $pictures"
+
+kill -TERM "$pid"
+wait "$pid"
+check $? "daemon: exit status 0 after SIGTERM"
+finish
