@@ -101,6 +101,10 @@ size_t make_pes(uint8_t *buf, size_t len, uint8_t stream_id);
 void make_ts(uint8_t *buf, size_t n, uint8_t stream_id);
 /* Pseudo-random bytes without 00 00 01 start codes, after a sequence header (for stills). */
 void make_es(uint8_t *buf, size_t len, uint32_t seed);
+/* iframe.c: one flat grey MPEG-1 intra picture (width, height multiples of 16) as a video
+ * elementary stream, for VIDEO_STILLPICTURE; aspect_code is the sequence header's 4-bit
+ * aspect field. Returns its size, 0 if cap is too small. */
+size_t make_iframe(uint8_t *buf, size_t cap, int width, int height, int aspect_code);
 
 /* Writes buf again and again without blocking (fd must be O_NONBLOCK) until the device says
  * EAGAIN. Returns bytes accepted, or -errno of another error. *first_partial receives the
