@@ -52,7 +52,7 @@ for b in ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt; do
 	[ -x "$BIN/$b" ] || fail "$BIN/$b is missing"
 done
 
-$PIN "$BIN/ffdvbd" --adapter $ADAPTER --foreground --drain-rate $DRAIN_RATE 2>"$LOG/ffdvbd.log" &
+$PIN "$BIN/ffdvbd" --adapter $ADAPTER --foreground --no-decode --drain-rate $DRAIN_RATE 2>"$LOG/ffdvbd.log" &
 pids="$pids $!"
 $PIN "$BIN/ffdvb-bare-cuse" ffdvb-bare/video0 -s 2>"$LOG/bare.log" &
 pids="$pids $!"

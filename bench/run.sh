@@ -3,7 +3,8 @@
 # Runs one benchmark suite and prints one line per figure on stdout: `figure NAME VALUE UNIT`.
 # A comparison is a figure with unit `ratio`, computed from figures measured in the same run.
 # Suites: core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
-#         decode (the whole playback path in-process against the ffmpeg CLI's own decode).
+#         decode (the whole playback path in-process against the ffmpeg CLI's own decode);
+#         osd (OSD_SEND_CMD through CUSE to the picture on screen, and OSD command rates, in the VM).
 # env: BUILD_DIR   build folder (default <repo>/build; configured and built here)
 #      BENCH_NO_BUILD=1  use BUILD_DIR as it is
 #      BENCH_SCALE  multiplies every iteration count (default 1; the core suite takes about
@@ -21,10 +22,10 @@ SCALE=${BENCH_SCALE:-1}
 VM=${FFDVB_VM:-$ROOT/scripts/vm.sh}
 
 case $SUITE in
-core) ;;
+core | osd) ;;
 decode)
 	exec sh "$ROOT/bench/decode.sh" ;;
-osd | tuner | vdr)
+tuner | vdr)
 	echo "bench: suite $SUITE not implemented yet" >&2
 	exit 2 ;;
 *)
@@ -40,7 +41,7 @@ if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
 	} >&2 || { echo "bench: build failed" >&2; exit 1; }
 fi
 BIN=$BUILD_DIR/bin
-for b in ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt; do
+for b in ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt ffdvb-bench-osd; do
 	[ -x "$BIN/$b" ] || { echo "bench: $BIN/$b is missing" >&2; exit 1; }
 done
 [ -x "$VM" ] || { echo "bench: VM runner $VM is missing" >&2; exit 1; }
@@ -62,7 +63,7 @@ if [ "$status" != 0 ]; then
 fi
 
 # the figures measured in the VM, then the ratios between them
-tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' | awk '
+tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' | awk -v suite="$SUITE" '
 	{ print; value[$2] = $3 }
 	function ratio(name, a, b) {
 		if (!(a in value) || !(b in value)) {
@@ -77,6 +78,8 @@ tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' | awk '
 		ratio(base "_" x "_" y "_p99", base "_" x "_p99", base "_" y "_p99")
 	}
 	END {
+		if (suite != "core")
+			exit 0
 		rtt_ratio("rtt_ioctl_noarg", "ours", "bare")
 		rtt_ratio("rtt_dmx_get_stc", "ours", "bare")
 		rtt_ratio("rtt_write188", "ours", "bare")

@@ -107,6 +107,10 @@ struct ffdvb_decoder_stats {
 	int64_t av_offset_ms;   /* last measured (video PTS on screen) - (audio clock), 0 if n/a */
 	size_t video_queued, audio_queued; /* input bytes waiting in the decoder */
 	int idle;               /* nothing queued anywhere and everything presented */
+	/* OSD planes handed over (ffdvb_decoder_set_osd), the last one presented, and when (output
+	   clock: CLOCK_MONOTONIC ns unless the headless virtual clock runs) */
+	unsigned int osd_updates, osd_presented;
+	uint64_t osd_presented_ns;
 };
 void ffdvb_decoder_get_stats(struct ffdvb_decoder *dec, struct ffdvb_decoder_stats *out);
 

@@ -158,6 +158,7 @@ struct ffdvb_card {
 	struct event *dec_ev;     /* on an eventfd the decoder's threads write to */
 	size_t still_ring_bytes;  /* still-picture copies in the video ring: not for the decoder */
 	uint64_t osd_generation;  /* last OSD generation handed to the decoder */
+	struct event *osd_ev;     /* renders the plane shortly after a burst of OSD commands */
 	uint32_t *osd_plane;
 };
 

@@ -37,6 +37,8 @@ static void on_decoder(evutil_socket_t fd, short what, void *arg)
 	card_feed_decoder(arg);
 }
 
+static void on_osd_timer(evutil_socket_t fd, short what, void *arg);
+
 int card_decoder_start(struct ffdvb_card *card)
 {
 	struct ffdvb_decoder_config dc;
@@ -53,7 +55,8 @@ int card_decoder_start(struct ffdvb_card *card)
 		return -ENOMEM;
 	}
 	card->osd_plane = calloc((size_t)FFDVB_OSD_SCREEN_W * FFDVB_OSD_SCREEN_H, sizeof(uint32_t));
-	if (!card->osd_plane)
+	card->osd_ev = evtimer_new(card->base, on_osd_timer, card);
+	if (!card->osd_plane || !card->osd_ev)
 		return -ENOMEM;
 	dc = *card->cfg.decoder;
 	dc.wake = decoder_wake;
@@ -76,6 +79,9 @@ void card_decoder_stop(struct ffdvb_card *card)
 		close(fd);
 		card->dec_ev = NULL;
 	}
+	if (card->osd_ev)
+		event_free(card->osd_ev);
+	card->osd_ev = NULL;
 	free(card->osd_plane);
 	card->osd_plane = NULL;
 }
@@ -205,15 +211,31 @@ void card_flush_audio(struct ffdvb_card *card)
 		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_AUDIO);
 }
 
-void card_osd_changed(struct ffdvb_card *card)
+/* Renders the OSD plane for the decoder once per burst of commands (VDR sends a dozen at a
+ * time): the first change arms a short timer, later ones ride along. */
+#define OSD_COALESCE_US 2000
+
+static void on_osd_timer(evutil_socket_t fd, short what, void *arg)
 {
+	struct ffdvb_card *card = arg;
 	uint64_t gen = ffdvb_osd_generation(card->osd);
 
-	if (!card->dec || gen == card->osd_generation)
+	(void)fd, (void)what;
+	if (gen == card->osd_generation)
 		return;
 	card->osd_generation = gen;
 	ffdvb_osd_render(card->osd, card->osd_plane);
 	ffdvb_decoder_set_osd(card->dec, card->osd_plane);
+}
+
+void card_osd_changed(struct ffdvb_card *card)
+{
+	static const struct timeval soon = { 0, OSD_COALESCE_US };
+
+	if (!card->dec || !card->osd_ev || ffdvb_osd_generation(card->osd) == card->osd_generation)
+		return;
+	if (!evtimer_pending(card->osd_ev, NULL))
+		evtimer_add(card->osd_ev, &soon);
 }
 
 void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
@@ -231,7 +253,8 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 			"\"video_dropped\":%llu,\"video_repeats\":%llu,\"audio_decoded\":%llu,"
 			"\"audio_samples\":%llu,\"bad_pes\":%llu,\"decode_errors\":%llu,"
 			"\"skipped_bytes\":%llu,\"codec_changes\":%llu,\"discontinuities\":%llu,"
-			"\"av_offset_ms\":%lld,\"video_queued\":%zu,\"audio_queued\":%zu,\"idle\":%s},",
+			"\"av_offset_ms\":%lld,\"video_queued\":%zu,\"audio_queued\":%zu,\"idle\":%s,"
+			"\"osd_updates\":%u,\"osd_presented\":%u,\"osd_presented_ns\":%llu},",
 			ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec,
 			s.audio_codec, s.width, s.height, (unsigned long long)s.video_frames_decoded,
 			(unsigned long long)s.video_frames_shown,
@@ -241,7 +264,8 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 			(unsigned long long)s.decode_errors, (unsigned long long)s.skipped_bytes,
 			(unsigned long long)s.codec_changes, (unsigned long long)s.discontinuities,
 			(long long)s.av_offset_ms, s.video_queued, s.audio_queued,
-			s.idle ? "true" : "false");
+			s.idle ? "true" : "false", s.osd_updates, s.osd_presented,
+			(unsigned long long)s.osd_presented_ns);
 		return;
 	}
 	fprintf(out, "decoder (%s): video %s %dx%d, %llu decoded, %llu shown, %llu dropped; audio %s, "

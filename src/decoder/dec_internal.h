@@ -114,6 +114,7 @@ struct ffdvb_decoder {
 	int out_ready;              /* 1 created, -1 failed */
 	int out_errno;
 	int osd_pending;            /* set_osd happened; the presenter refreshes */
+	unsigned int osd_serial;    /* counts set_osd calls */
 
 	/* what the card reads back (under lock) */
 	int have_stc;

@@ -227,6 +227,7 @@ void ffdvb_decoder_set_osd(struct ffdvb_decoder *dec, const uint32_t *argb)
 	if (dec->out)
 		ffdvb_output_set_osd(dec->out, argb);
 	pthread_mutex_lock(&dec->lock);
+	dec->osd_serial++;
 	dec->osd_pending = 1;
 	pthread_cond_broadcast(&dec->cond_pres);
 	pthread_mutex_unlock(&dec->lock);
@@ -284,6 +285,7 @@ void ffdvb_decoder_get_stats(struct ffdvb_decoder *dec, struct ffdvb_decoder_sta
 	out->decode_errors += dec->st[FFDVB_STREAM_VIDEO].broken_dropped;
 	out->video_queued = dec->st[FFDVB_STREAM_VIDEO].in_bytes;
 	out->audio_queued = dec->st[FFDVB_STREAM_AUDIO].in_bytes;
+	out->osd_updates = dec->osd_serial;
 	out->idle = 1;
 	for (int i = 0; i < FFDVB_STREAM_COUNT; i++) {
 		const struct dec_stream *s = &dec->st[i];

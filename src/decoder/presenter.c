@@ -130,6 +130,17 @@ static void size_event(struct pres *p, const struct dec_frame *f)
 	dec->size_ev[i].den = f->info.dar_den;
 }
 
+/* the OSD plane of update `serial` reached the screen now (lock held) */
+static void osd_presented(struct pres *p, unsigned int serial)
+{
+	struct ffdvb_decoder *dec = p->dec;
+
+	if (serial == dec->stats.osd_presented)
+		return;
+	dec->stats.osd_presented = serial;
+	dec->stats.osd_presented_ns = ffdvb_output_now(p->out);
+}
+
 /* called with the lock held; drops it around the output call */
 static void show(struct pres *p, struct dec_frame *f, uint64_t now)
 {
@@ -151,11 +162,14 @@ static void show(struct pres *p, struct dec_frame *f, uint64_t now)
 	}
 	picture_info(p, f, &pi);
 	dec->osd_pending = 0;
+	unsigned int osd = dec->osd_serial;
+
 	pthread_mutex_unlock(&dec->lock);
 	ffdvb_output_show(p->out, f ? f->frame : NULL, &pi);
 	dec_frame_free(old);
 	wake_card(dec); /* STC moved, maybe a size event */
 	pthread_mutex_lock(&dec->lock);
+	osd_presented(p, osd);
 }
 
 static void drop(struct pres *p, struct dec_frame *f)
@@ -490,10 +504,13 @@ static void turn(struct pres *p)
 		show(p, NULL, now);
 	}
 	if (dec->osd_pending || ffdvb_output_osd_changed(p->out)) {
+		unsigned int osd = dec->osd_serial;
+
 		dec->osd_pending = 0;
 		pthread_mutex_unlock(&dec->lock);
 		ffdvb_output_refresh(p->out);
 		pthread_mutex_lock(&dec->lock);
+		osd_presented(p, osd);
 	}
 	if (dec->quit)
 		return;
