@@ -58,6 +58,10 @@ void ffdvb_card_set_wake(struct ffdvb_card *card, enum ffdvb_node_type type, ffd
  * for people. Returns 0 or -errno. */
 int ffdvb_card_status(struct ffdvb_card *card, FILE *out, int json);
 
+/* Renders the card's OSD (its visible windows) into argb[720 * 576], 0xAARRGGBB words, as the
+ * compositor gets it (include/ffdvb/osd.h). */
+void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb);
+
 /* The card's decoder, NULL without one (for screenshots, records and statistics). */
 struct ffdvb_decoder *ffdvb_card_decoder(struct ffdvb_card *card);
 

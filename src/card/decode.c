@@ -277,3 +277,8 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 		(unsigned long long)s.bad_pes, (unsigned long long)s.decode_errors,
 		(long long)s.av_offset_ms);
 }
+
+void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb)
+{
+	ffdvb_osd_render(card->osd, argb);
+}

@@ -51,6 +51,18 @@ int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const 
 	struct ffdvb_decoder *dec = ffdvb_card_decoder(card);
 	int r;
 
+	if (!strcmp(line, "osd-plane")) { /* the OSD as the compositor gets it: raw ARGB words */
+		uint32_t *plane = malloc((size_t)FFDVB_OSD_WIDTH * FFDVB_OSD_HEIGHT * 4);
+
+		if (!plane) {
+			fprintf(out, "error: out of memory\n");
+			return 1;
+		}
+		ffdvb_card_osd_plane(card, plane);
+		fwrite(plane, 4, (size_t)FFDVB_OSD_WIDTH * FFDVB_OSD_HEIGHT, out);
+		free(plane);
+		return 1;
+	}
 	if (strcmp(line, "screenshot") && strcmp(line, "record") && strcmp(line, "decoder"))
 		return 0;
 	if (!dec) {

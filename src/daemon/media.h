@@ -2,7 +2,8 @@
  *   screenshot       -> the composited picture as PNG bytes (ffdvbctl writes the file with the
  *                       caller's own rights; the daemon writes nothing where a client says)
  *   record           -> writes the headless record to the --record folder, answers "ok DIR"
- *   decoder          -> one line of decoder statistics */
+ *   decoder          -> one line of decoder statistics
+ *   osd-plane        -> the rendered OSD, 720 x 576 ARGB words in host order (conformance) */
 #ifndef FFDVBD_MEDIA_H
 #define FFDVBD_MEDIA_H
 

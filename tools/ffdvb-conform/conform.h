@@ -132,6 +132,9 @@ void signal_no_restart(int sig);
 
 /* Reads "status --json" into a malloc'd string. Returns it or NULL (errno set). */
 char *control_status_json(const char *path);
+/* Sends one command line (with its newline) and returns the whole answer (malloc'ed, NUL
+ * after the end) and its length; NULL with errno set if the daemon is not there. */
+char *control_command(const char *path, const char *cmd, size_t *len);
 /* Finds "obj":{ ... "field":<number> ... } in json. Returns 0 or -ENOENT. */
 int json_u64(const char *json, const char *obj, const char *field, unsigned long long *v);
 

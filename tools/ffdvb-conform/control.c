@@ -12,8 +12,14 @@
 
 char *control_status_json(const char *path)
 {
+	size_t len;
+
+	return control_command(path, "status --json\n", &len);
+}
+
+char *control_command(const char *path, const char *cmd, size_t *out_len)
+{
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	static const char cmd[] = "status --json\n";
 	size_t len = 0, cap = 4096;
 	char *out;
 	int fd;
@@ -27,7 +33,7 @@ char *control_status_json(const char *path)
 	if (fd < 0)
 		return NULL;
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
-	    write(fd, cmd, sizeof cmd - 1) != (ssize_t)(sizeof cmd - 1))
+	    write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
 		goto fail;
 	out = malloc(cap);
 	if (!out)
@@ -58,6 +64,7 @@ char *control_status_json(const char *path)
 	}
 	out[len] = '\0';
 	close(fd);
+	*out_len = len;
 	return out;
 fail:;
 	int e = errno;

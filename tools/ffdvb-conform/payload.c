@@ -106,6 +106,75 @@ static void set_block(int o, const char *name, int window, int depth, int w, int
 	free(data);
 }
 
+/* Through --control: the OSD the compositor gets (daemon command osd-plane) must be what the
+ * commands define: a shown full-screen window of depth bits with the palette pal (0xAABBGGRR,
+ * blend level = alpha >> 4, 0 transparent), pixel (x, y) = pal[data & mask]. */
+static void check_render(const char *name, int depth, const uint8_t *data, const uint32_t *pal)
+{
+	size_t len = 0;
+	uint32_t *plane = (uint32_t *)control_command(opts.control, "osd-plane\n", &len);
+	long bad = 0, first = -1;
+	uint32_t got = 0, want = 0;
+
+	if (!plane || len != 720u * 576u * 4u) {
+		check(cname("payload.%s_rendered", name), 0, "720x576 ARGB words",
+		      "%zu bytes from osd-plane", len);
+		free(plane);
+		return;
+	}
+	for (long i = 0; i < 720L * 576L; i++) {
+		uint32_t p = pal[data[i] & ((1u << depth) - 1)];
+		uint32_t level = p >> 28;
+		uint32_t w = level ? (level * 17u) << 24 | (p & 0xff) << 16 | (p & 0xff00) |
+					     (p >> 16 & 0xff)
+				   : 0;
+		uint32_t g = plane[i];
+
+		if (!level)
+			g &= 0xff000000u; /* transparent: the colour does not matter */
+		if (g != w && bad++ == 0) {
+			first = i;
+			got = plane[i];
+			want = w;
+		}
+	}
+	check(cname("payload.%s_rendered", name), bad == 0, "every pixel as the commands define",
+	      "%ld pixels differ, first at (%ld,%ld): 0x%08x, expected 0x%08x", bad,
+	      first % 720, first / 720, got, want);
+	free(plane);
+}
+
+/* full-screen windows shown and read back: 8-bit with 256 opaque colours, 1-bit with a
+ * transparent and an opaque colour */
+static void render(int o)
+{
+	uint8_t *data = malloc(720 * 576);
+	uint32_t pal[256];
+
+	for (long i = 0; i < 720L * 576L; i++)
+		data[i] = (uint8_t)((i * 7 + i / 720 * 3) & 0xff);
+	for (int i = 0; i < 256; i++)
+		pal[i] = 0xf0000000u | (uint32_t)((i * 3) & 0xff) << 16 | (uint32_t)(255 - i) << 8 |
+			 (uint32_t)i;
+	osd(o, FFDVB_OSD_SetWindow, 1, 0, 0, 0, 0, NULL);
+	osd(o, FFDVB_OSD_Open, 0, 0, 719, 575, 8, NULL);
+	osd(o, FFDVB_OSD_SetPalette, 255, 0, 0, 0, 0, pal);
+	osd(o, FFDVB_OSD_SetBlock, 0, 0, 719, 575, 0, data);
+	check_render("osd_720x576_8bit", 8, data, pal);
+	osd(o, FFDVB_OSD_Close, 0, 0, 0, 0, 0, NULL);
+
+	pal[0] = 0x00000000u;  /* transparent */
+	pal[1] = 0xff00ff00u;  /* opaque green */
+	osd(o, FFDVB_OSD_SetWindow, 2, 0, 0, 0, 0, NULL);
+	osd(o, FFDVB_OSD_Open, 0, 0, 719, 575, 1, (void *)1); /* hidden, VDR's way */
+	osd(o, FFDVB_OSD_SetPalette, 1, 0, 0, 0, 0, pal);
+	osd(o, FFDVB_OSD_SetBlock, 0, 0, 719, 575, 0, data);
+	osd(o, FFDVB_OSD_MoveWindow, 0, 0, 0, 0, 0, NULL);
+	check_render("osd_720x576_1bit", 1, data, pal);
+	osd(o, FFDVB_OSD_Close, 0, 0, 0, 0, 0, NULL);
+	free(data);
+}
+
 void group_payload(void)
 {
 	int v = dev_open("video0", O_RDWR | O_NONBLOCK);
@@ -146,5 +215,7 @@ void group_payload(void)
 		osd(o, FFDVB_OSD_SetWindow, w, 0, 0, 0, 0, NULL);
 		osd(o, FFDVB_OSD_Close, 0, 0, 0, 0, 0, NULL);
 	}
+	if (opts.control)
+		render(o);
 	dev_close(&o);
 }
