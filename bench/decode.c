@@ -27,6 +27,7 @@
 #include "ffdvb/decoder.h"
 #include "ffdvb/node.h"
 #include "ffdvb/output.h"
+#include "ffdvb/ts.h"
 
 struct bench {
 	struct event_base *base;
@@ -115,17 +116,13 @@ static void write_ts(struct bench *b, const uint8_t *ts, size_t len, double stop
 
 	for (size_t off = 0; off + 188 <= len; off += 188) {
 		const uint8_t *p = ts + off;
-		int pid = (p[1] & 0x1f) << 8 | p[2];
-		size_t pay = 4 + ((p[3] & 0x20) ? 1 + (size_t)p[4] : 0);
+		enum ffdvb_ts_kind k = ffdvb_ts_route(b->kind, p);
 
-		if ((p[1] & 0x40) && pay + 4 <= 188 && !p[pay] && !p[pay + 1] && p[pay + 2] == 1 &&
-		    !b->kind[pid])
-			b->kind[pid] = (p[pay + 3] & 0xf0) == 0xe0 ? 1 : 2;
-		if (!b->kind[pid])
+		if (k == FFDVB_TS_UNKNOWN)
 			continue;
 		if (first_write && *first_write == 0)
 			*first_write = now_s();
-		put(b, b->kind[pid] == 1 ? b->vf : b->af, p);
+		put(b, k == FFDVB_TS_VIDEO ? b->vf : b->af, p);
 		if (stop_after_s > 0 && now_s() - start > stop_after_s)
 			break;
 	}

@@ -23,6 +23,7 @@
 #include "ffdvb/card.h"
 #include "ffdvb/decoder.h"
 #include "ffdvb/output.h"
+#include "ffdvb/ts.h"
 #include "card_internal.h"
 
 #ifndef FFDVB_SOURCE_DIR
@@ -167,17 +168,11 @@ static inline int player_write_ts(struct player *p, const uint8_t *ts, size_t le
 
 	for (size_t off = 0; off + 188 <= len; off += 188) {
 		const uint8_t *pkt = ts + off;
-		int pid = (pkt[1] & 0x1f) << 8 | pkt[2];
-		size_t pay = 4;
+		enum ffdvb_ts_kind k = ffdvb_ts_route(kind, pkt);
 
-		if (pkt[3] & 0x20)
-			pay += 1 + (size_t)pkt[4];
-		if ((pkt[1] & 0x40) && pay + 4 <= 188 && pkt[pay] == 0 && pkt[pay + 1] == 0 &&
-		    pkt[pay + 2] == 1 && !kind[pid])
-			kind[pid] = (pkt[pay + 3] & 0xf0) == 0xe0 ? 1 : 2;
-		if (!kind[pid])
+		if (k == FFDVB_TS_UNKNOWN)
 			continue;
-		if (player_write(p, kind[pid] == 1 ? p->vf : p->af, pkt, 188, 188) < 0)
+		if (player_write(p, k == FFDVB_TS_VIDEO ? p->vf : p->af, pkt, 188, 188) < 0)
 			return -1;
 	}
 	return 0;
@@ -193,12 +188,9 @@ static inline int player_end_ts(struct player *p)
 	for (int pid = 0; pid < 8192; pid++) {
 		uint8_t end[188];
 
-		if (kind[pid] != 1)
+		if (kind[pid] != FFDVB_TS_VIDEO)
 			continue;
-		memset(end, 0xff, sizeof(end));
-		end[0] = 0x47, end[1] = (uint8_t)(0x40 | pid >> 8), end[2] = (uint8_t)pid;
-		end[3] = 0x10;
-		end[4] = 0, end[5] = 0, end[6] = 1, end[7] = 0xbe, end[8] = 0, end[9] = 178;
+		ffdvb_ts_pes_end(end, pid);
 		if (player_write(p, p->vf, end, 188, 188) < 0)
 			return -1;
 	}

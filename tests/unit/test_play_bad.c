@@ -167,15 +167,8 @@ static uint8_t *one_kind(const uint8_t *ts, size_t len, int want, size_t *out_le
 	size_t n = 0;
 
 	for (size_t off = 0; off + 188 <= len; off += 188) {
-		const uint8_t *pkt = ts + off;
-		int pid = (pkt[1] & 0x1f) << 8 | pkt[2];
-		size_t pay = 4 + ((pkt[3] & 0x20) ? 1 + (size_t)pkt[4] : 0);
-
-		if ((pkt[1] & 0x40) && pay + 4 <= 188 && !pkt[pay] && !pkt[pay + 1] &&
-		    pkt[pay + 2] == 1 && !kind[pid])
-			kind[pid] = (pkt[pay + 3] & 0xf0) == 0xe0 ? 1 : 2;
-		if (kind[pid] == want) {
-			memcpy(out + n, pkt, 188);
+		if (ffdvb_ts_route(kind, ts + off) == (enum ffdvb_ts_kind)want) {
+			memcpy(out + n, ts + off, 188);
 			n += 188;
 		}
 	}

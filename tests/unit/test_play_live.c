@@ -59,18 +59,13 @@ static void live(void)
 		}
 		for (;;) {
 			const uint8_t *pkt = ts + off;
-			int pid = (pkt[1] & 0x1f) << 8 | pkt[2];
+			enum ffdvb_ts_kind k = ffdvb_ts_route(p.ts_kind, pkt);
 			void *f;
 			ssize_t w;
 
-			size_t pay = 4 + ((pkt[3] & 0x20) ? 1 + (size_t)pkt[4] : 0);
-
-			if (!p.ts_kind[pid] && (pkt[1] & 0x40) && pay + 4 <= 188 && !pkt[pay] &&
-			    !pkt[pay + 1] && pkt[pay + 2] == 1)
-				p.ts_kind[pid] = (pkt[pay + 3] & 0xf0) == 0xe0 ? 1 : 2;
-			if (!p.ts_kind[pid])
+			if (k == FFDVB_TS_UNKNOWN)
 				break;
-			f = p.ts_kind[pid] == 1 ? p.vf : p.af;
+			f = k == FFDVB_TS_VIDEO ? p.vf : p.af;
 			w = p.ops->write(f, pkt, 188, 1);
 			if (w == 188 || w == 0)
 				break;

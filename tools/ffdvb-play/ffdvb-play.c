@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ffdvb/abi.h"
+#include "ffdvb/ts.h"
 
 static double now_s(void)
 {
@@ -180,25 +181,19 @@ int main(int argc, char **argv)
 		return 1;
 	t0 = now_s();
 	while (fread(pkt, 1, sizeof(pkt), in) == sizeof(pkt)) {
-		int pid = (pkt[1] & 0x1f) << 8 | pkt[2];
-		size_t pay = 4 + ((pkt[3] & 0x20) ? 1 + (size_t)pkt[4] : 0);
+		enum ffdvb_ts_kind k = ffdvb_ts_route(kind, pkt);
 
-		if ((pkt[1] & 0x40) && pay + 4 <= 188 && !pkt[pay] && !pkt[pay + 1] &&
-		    pkt[pay + 2] == 1 && !kind[pid])
-			kind[pid] = (pkt[pay + 3] & 0xf0) == 0xe0 ? 1 : 2;
-		if (!kind[pid])
+		if (k == FFDVB_TS_UNKNOWN)
 			continue; /* PAT, PMT, other tables */
-		if (write_all(kind[pid] == 1 ? vfd : afd, pkt, sizeof(pkt)))
+		if (write_all(k == FFDVB_TS_VIDEO ? vfd : afd, pkt, sizeof(pkt)))
 			return 1;
 		bytes += sizeof(pkt);
 	}
 	/* the last video PES in TS is unbounded: a packet that starts a padding PES ends it */
 	for (int pid = 0; pid < 8192; pid++) {
-		if (kind[pid] != 1)
+		if (kind[pid] != FFDVB_TS_VIDEO)
 			continue;
-		memset(pkt, 0xff, sizeof(pkt));
-		pkt[0] = 0x47, pkt[1] = (uint8_t)(0x40 | pid >> 8), pkt[2] = (uint8_t)pid, pkt[3] = 0x10;
-		pkt[4] = 0, pkt[5] = 0, pkt[6] = 1, pkt[7] = 0xbe, pkt[8] = 0, pkt[9] = 178;
+		ffdvb_ts_pes_end(pkt, pid);
 		if (write_all(vfd, pkt, sizeof(pkt)))
 			return 1;
 	}
