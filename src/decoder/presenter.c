@@ -476,16 +476,13 @@ static void turn(struct pres *p)
 		int running = (video_moving && !trick) || audio_on;
 
 		clock = clock_now(p, now, running);
-		if (audio_on) {
-			feed_sound(p, clock);
-			p->audio_master = p->st.av_sync && !trick && ffdvb_output_audio_queued(p->out);
-			if (p->audio_master) {
-				clock = audio_clock(p);
-				p->anchor_tl = clock;
-				p->anchor_ns = now;
-			}
-		} else {
-			p->audio_master = 0;
+		/* the sound being heard is the master: from what the device already holds */
+		p->audio_master = audio_on && p->st.av_sync && !trick && p->audio_started &&
+				  ffdvb_output_audio_queued(p->out);
+		if (p->audio_master) {
+			clock = audio_clock(p);
+			p->anchor_tl = clock;
+			p->anchor_ns = now;
 		}
 		if (!running) { /* keep the anchor at now so that the clock resumes from here */
 			p->anchor_tl = clock;
@@ -494,15 +491,19 @@ static void turn(struct pres *p)
 		if (!video_moving || !p->shown)
 			update_stc_from_audio(p, clock);
 	}
+	/* the picture first: topping up the sound may take a while, the picture is due now */
 	if (video_moving) {
 		uint64_t t = trick ? video_trick(p, now, p->st.fast ? 1 : p->st.slow)
 				   : video_play(p, now, clock);
 
 		if (t < next)
 			next = t;
-	} else if (p->st.video == FFDVB_DEC_VIDEO_STOPPED && p->st.blank && !p->shown_black) {
-		show(p, NULL, now);
 	}
+	if (audio_on && p->clock_valid && !p->preroll)
+		feed_sound(p, clock);
+	if (!video_moving && p->st.video == FFDVB_DEC_VIDEO_STOPPED && p->st.blank &&
+	    !p->shown_black)
+		show(p, NULL, now);
 	if (dec->osd_pending || ffdvb_output_osd_changed(p->out)) {
 		unsigned int osd = dec->osd_serial;
 

@@ -67,7 +67,7 @@ static int blend(int v, int o, int level)
 static void draw(struct player *p, void *of, uint32_t *pal, uint8_t *block)
 {
 	for (int i = 0; i < 16; i++) /* entry i: level i, colour (r, g, b) = (255, 16 i, 40) */
-		pal[i] = (uint32_t)(i << 28 | (i ? 8 : 0) << 24) | 40u << 16 | (uint32_t)(16 * i) << 8 |
+		pal[i] = (uint32_t)i << 28 | (i ? 8u : 0u) << 24 | 40u << 16 | (uint32_t)(16 * i) << 8 |
 			 255u;
 	for (int y = 0; y < 100; y++)
 		for (int x = 0; x < 200; x++)
