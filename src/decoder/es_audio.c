@@ -25,15 +25,8 @@ void es_mpa_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts)
 		size_t off = 0;
 		enum AVCodecID id = es_detect_mpa(p, n, &off);
 
-		if (id == AV_CODEC_ID_NONE) {
-			es->st.skipped_bytes += n;
+		if (es_codec_start_at(es, id, off, n) < 0)
 			return;
-		}
-		es->st.skipped_bytes += off;
-		if (es_codec_start(es, id) < 0) {
-			es->st.skipped_bytes += n - off;
-			return;
-		}
 		p += off;
 		n -= off;
 	}

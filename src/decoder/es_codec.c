@@ -271,3 +271,17 @@ void es_codec_drain(struct es *es)
 	}
 	decoder_drain(es);
 }
+
+int es_codec_start_at(struct es *es, enum AVCodecID id, size_t off, size_t n)
+{
+	if (id == AV_CODEC_ID_NONE) {
+		es->st.skipped_bytes += n;
+		return -1;
+	}
+	es->st.skipped_bytes += off;
+	if (es_codec_start(es, id) < 0) {
+		es->st.skipped_bytes += n - off;
+		return -1;
+	}
+	return 0;
+}

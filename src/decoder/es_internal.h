@@ -109,6 +109,10 @@ int es_same_codec_family(enum AVCodecID a, enum AVCodecID b);
 /* Sets up parser and decoder context for id (decoder opened later, es_codec_open). Drains and
  * closes what was open before. Returns 0 or -errno. */
 int es_codec_start(struct es *es, enum AVCodecID id);
+/* Starts the codec `id` detected at byte off of an n-byte payload, counting what is skipped:
+ * off bytes before it, everything if id is NONE or the decoder does not open. Returns 0 when
+ * the payload from off on is to be parsed, -1 when it was skipped. */
+int es_codec_start_at(struct es *es, enum AVCodecID id, size_t off, size_t n);
 int es_codec_open(struct es *es, int threads);
 /* Replaces the decoder by a fresh one for id, opened with threads (the parser stays): what the
  * old one holds comes out first. */

@@ -15,25 +15,15 @@ void es_video_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, in
 
 	if (es->c.id == AV_CODEC_ID_NONE) {
 		id = es_detect_video(p, n, &off);
-		if (id == AV_CODEC_ID_NONE) {
-			es->st.skipped_bytes += n;
+		if (es_codec_start_at(es, id, off, n) < 0)
 			return;
-		}
-		es->st.skipped_bytes += off;
-		if (es_codec_start(es, id) < 0) {
-			es->st.skipped_bytes += n - off;
-			return;
-		}
 	} else if (pts != AV_NOPTS_VALUE) {
 		/* a PES with a PTS starts a picture: a sequence start of another codec here is
 		 * a codec change (MPEG-2 <-> H.264) */
 		id = es_detect_video(p, n < 64 ? n : 64, &off);
 		if (id != AV_CODEC_ID_NONE && !es_same_codec_family(id, es->c.id)) {
-			es->st.skipped_bytes += off;
-			if (es_codec_start(es, id) < 0) {
-				es->st.skipped_bytes += n - off;
+			if (es_codec_start_at(es, id, off, n) < 0)
 				return;
-			}
 		} else {
 			off = 0;
 		}

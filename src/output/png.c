@@ -44,6 +44,13 @@ free_all:
 	return ret >= 0 ? 0 : ret > -4096 ? ret : -EIO;
 }
 
+static int write_packet(FILE *f, const void *ctx)
+{
+	const AVPacket *pkt = ctx;
+
+	return fwrite(pkt->data, 1, (size_t)pkt->size, f) == (size_t)pkt->size ? 0 : -EIO;
+}
+
 int png_write_rgb24(const char *path, const uint8_t *rgb, int stride, int w, int h)
 {
 	if (!path || !rgb || w < 1 || h < 1 || stride < 3 * w)
@@ -55,29 +62,7 @@ int png_write_rgb24(const char *path, const uint8_t *rgb, int stride, int w, int
 	if (ret)
 		goto free_pkt;
 
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 5);
-	if (!tmp) {
-		ret = -ENOMEM;
-		goto free_pkt;
-	}
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, ".tmp", 5);
-	FILE *f = fopen(tmp, "wb");
-	if (!f) {
-		ret = -errno;
-		goto free_tmp;
-	}
-	if (fwrite(pkt->data, 1, pkt->size, f) != (size_t)pkt->size)
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-free_tmp:
-	free(tmp);
+	ret = output_write_atomic(path, write_packet, pkt);
 free_pkt:
 	av_packet_free(&pkt);
 	return ret;

@@ -198,37 +198,18 @@ static int write_log(FILE *f, const struct record *r)
 	return ferror(f) ? -EIO : 0;
 }
 
-/* writes through path.tmp and a rename, so that readers never see half a file */
-static int write_file(const char *path, const struct record *r, int pcm)
+static int write_pcm(FILE *f, const void *ctx)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 5);
-	if (!tmp)
-		return -ENOMEM;
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, ".tmp", 5);
-	int ret = 0;
-	FILE *f = fopen(tmp, "wb");
-	if (!f) {
-		ret = -errno;
-		goto free_tmp;
-	}
-	if (pcm) {
-		/* s16le: the samples are host order; this project only targets little-endian hosts */
-		if (fwrite(r->samples, FFDVB_AUDIO_FRAME_BYTES, r->nsamples, f) != r->nsamples)
-			ret = -EIO;
-	} else {
-		ret = write_log(f, r);
-	}
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-free_tmp:
-	free(tmp);
-	return ret;
+	const struct record *r = ctx;
+
+	/* s16le: the samples are host order; this project only targets little-endian hosts */
+	return fwrite(r->samples, FFDVB_AUDIO_FRAME_BYTES, r->nsamples, f) == r->nsamples ? 0
+												   : -EIO;
+}
+
+static int write_log_file(FILE *f, const void *ctx)
+{
+	return write_log(f, ctx);
 }
 
 int ffdvb_output_write_record(struct ffdvb_output *o, const char *log_path, const char *pcm_path)
@@ -238,9 +219,9 @@ int ffdvb_output_write_record(struct ffdvb_output *o, const char *log_path, cons
 	if (!o->cfg.record)
 		return -ENODATA;
 	pthread_mutex_lock(&o->rec.lock);
-	int ret = write_file(log_path, &o->rec, 0);
+	int ret = output_write_atomic(log_path, write_log_file, &o->rec);
 	if (!ret && pcm_path)
-		ret = write_file(pcm_path, &o->rec, 1);
+		ret = output_write_atomic(pcm_path, write_pcm, &o->rec);
 	pthread_mutex_unlock(&o->rec.lock);
 	return ret;
 }
