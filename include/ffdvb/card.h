@@ -62,6 +62,12 @@ int ffdvb_card_status(struct ffdvb_card *card, FILE *out, int json);
  * compositor gets it (include/ffdvb/osd.h). */
 void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb);
 
+/* One OSD window (1..7) for `ffdvbctl osd-dump`: its place and depth, and its pixels as ARGB
+ * (malloc'ed, the caller frees). 0, -EINVAL (no such window or not open) or -ENOMEM. */
+struct ffdvb_osd_window_info;
+int ffdvb_card_osd_window(struct ffdvb_card *card, int win, struct ffdvb_osd_window_info *info,
+			  uint32_t **argb);
+
 /* The card's decoder, NULL without one (for screenshots, records and statistics). */
 struct ffdvb_decoder *ffdvb_card_decoder(struct ffdvb_card *card);
 

@@ -282,3 +282,13 @@ void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb)
 {
 	ffdvb_osd_render(card->osd, argb);
 }
+
+int ffdvb_card_osd_window(struct ffdvb_card *card, int win, struct ffdvb_osd_window_info *info,
+			  uint32_t **argb)
+{
+	int r = ffdvb_osd_window(card->osd, win, info);
+
+	if (r < 0 || !info->open)
+		return r < 0 ? r : -EINVAL;
+	return ffdvb_osd_window_argb(card->osd, win, argb);
+}

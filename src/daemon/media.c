@@ -8,6 +8,7 @@
 
 #include "ffdvb/card.h"
 #include "ffdvb/decoder.h"
+#include "ffdvb/osd.h"
 
 int ffdvbd_write_record(struct ffdvb_card *card, const char *dir)
 {
@@ -45,6 +46,24 @@ static int screenshot(struct ffdvb_decoder *dec, FILE *out)
 	return r;
 }
 
+/* "osd-window N": a header line "W H X Y VISIBLE BPP", then W * H ARGB words in host order */
+static int osd_window(struct ffdvb_card *card, int win, FILE *out)
+{
+	struct ffdvb_osd_window_info info;
+	uint32_t *argb = NULL;
+	int r = ffdvb_card_osd_window(card, win, &info, &argb);
+
+	if (r < 0) {
+		fprintf(out, "error: OSD window %d: %s\n", win,
+			r == -EINVAL ? "not open (or not 1..7)" : strerror(-r));
+		return 1;
+	}
+	fprintf(out, "%d %d %d %d %d %d\n", info.w, info.h, info.x, info.y, info.visible, info.bpp);
+	fwrite(argb, 4, (size_t)info.w * (size_t)info.h, out);
+	free(argb);
+	return 1;
+}
+
 int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const char *line,
 			 FILE *out)
 {
@@ -63,6 +82,8 @@ int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const 
 		free(plane);
 		return 1;
 	}
+	if (!strncmp(line, "osd-window ", 11))
+		return osd_window(card, atoi(line + 11), out);
 	if (strcmp(line, "screenshot") && strcmp(line, "record") && strcmp(line, "decoder"))
 		return 0;
 	if (!dec) {

@@ -3,7 +3,8 @@
  *                       caller's own rights; the daemon writes nothing where a client says)
  *   record           -> writes the headless record to the --record folder, answers "ok DIR"
  *   decoder          -> one line of decoder statistics
- *   osd-plane        -> the rendered OSD, 720 x 576 ARGB words in host order (conformance) */
+ *   osd-plane        -> the rendered OSD, 720 x 576 ARGB words in host order (conformance)
+ *   osd-window N     -> "W H X Y VISIBLE BPP" and the window's W x H ARGB words (osd-dump) */
 #ifndef FFDVBD_MEDIA_H
 #define FFDVBD_MEDIA_H
 

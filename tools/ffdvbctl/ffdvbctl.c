@@ -3,6 +3,7 @@
  *   ffdvbctl [...] screenshot FILE.png   the composited picture on screen, as PNG
  *   ffdvbctl [...] record                writes the headless record (ffdvbd --record DIR)
  *   ffdvbctl [...] decoder               one line of decoder statistics
+ *   ffdvbctl [...] osd-dump DIR          each open OSD window as DIR/window-N.png
  * Writes the command line, prints the daemon's answer (screenshot: writes it to FILE). Exit 0 on success, 1 with a one-line
  * error when the daemon is not there or refuses the command, 2 on usage errors. */
 #include <errno.h>
@@ -14,6 +15,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "png_rgba.h"
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: ffdvbctl [--adapter N | --control PATH] COMMAND\n"
@@ -22,6 +25,7 @@ static void usage(FILE *out)
 		     "  screenshot FILE.png the picture on screen with the OSD over it\n"
 		     "  record              write the headless record (ffdvbd --record DIR)\n"
 		     "  decoder             decoder statistics\n"
+		     "  osd-dump DIR        each open OSD window as DIR/window-N.png\n"
 		     "options:\n"
 		     "  -a, --adapter N     talk to the daemon of /dev/dvb/adapterN (default 0)\n"
 		     "  -c, --control PATH  control socket (default /run/ffdvb/adapterN.sock)\n"
@@ -59,6 +63,119 @@ static int write_file(const char *path, const char *data, size_t len)
 	return 0;
 }
 
+/* One command, the whole answer (malloc'ed) and its length; NULL after a message on stderr
+ * when the daemon is not there or answers with an error. */
+static int quiet_errors;
+
+static char *ask(const struct sockaddr_un *sa, const char *command, size_t *out_len)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	char *answer = NULL;
+	size_t len = 0, cap = 0;
+
+	if (fd < 0 || connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) != 0) {
+		fprintf(stderr, "ffdvbctl: ffdvbd is not running at %s: %s\n", sa->sun_path,
+			strerror(errno));
+		return NULL;
+	}
+	if (write_all(fd, command, strlen(command)) != 0) {
+		fprintf(stderr, "ffdvbctl: sending to %s: %s\n", sa->sun_path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		if (len + 4096 > cap) {
+			char *more = realloc(answer, cap = cap ? cap * 2 : 8192);
+
+			if (!more) {
+				fprintf(stderr, "ffdvbctl: out of memory\n");
+				goto fail;
+			}
+			answer = more;
+		}
+		ssize_t n = read(fd, answer + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "ffdvbctl: reading from %s: %s\n", sa->sun_path, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len == 0) {
+		fprintf(stderr, "ffdvbctl: ffdvbd at %s closed without answering\n", sa->sun_path);
+		free(answer);
+		return NULL;
+	}
+	if (len >= 7 && memcmp(answer, "error: ", 7) == 0) {
+		if (!quiet_errors)
+			fprintf(stderr, "ffdvbctl: %.*s", (int)len, answer);
+		free(answer);
+		return NULL;
+	}
+	*out_len = len;
+	return answer;
+fail:
+	close(fd);
+	free(answer);
+	return NULL;
+}
+
+static char *ask_quiet(const struct sockaddr_un *sa, const char *command, size_t *len)
+{
+	char *a;
+
+	quiet_errors = 1;
+	a = ask(sa, command, len);
+	quiet_errors = 0;
+	return a;
+}
+
+/* each open OSD window as DIR/window-N.png (RGBA), with a line per window on stdout */
+static int osd_dump(const struct sockaddr_un *sa, const char *dir)
+{
+	int written = 0;
+
+	for (int win = 1; win <= 7; win++) {
+		char cmd[32], path[4096];
+		size_t len;
+		int w, h, x, y, visible, bpp, hdr = 0;
+		char *a;
+		FILE *f;
+
+		snprintf(cmd, sizeof(cmd), "osd-window %d\n", win);
+		/* a closed window is not an error of the dump: ask quietly first */
+		a = ask_quiet(sa, cmd, &len);
+		if (!a)
+			continue;
+		if (sscanf(a, "%d %d %d %d %d %d%n", &w, &h, &x, &y, &visible, &bpp, &hdr) != 6 ||
+		    a[hdr] != '\n' || len != (size_t)hdr + 1 + 4 * (size_t)w * (size_t)h) {
+			fprintf(stderr, "ffdvbctl: window %d: malformed answer\n", win);
+			free(a);
+			return 1;
+		}
+		snprintf(path, sizeof(path), "%s/window-%d.png", dir, win);
+		f = fopen(path, "wb");
+		if (!f || png_write_argb(f, (const uint32_t *)(a + hdr + 1), w, h) || fclose(f)) {
+			fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno));
+			free(a);
+			return 1;
+		}
+		printf("window %d: %dx%d at (%d,%d), %d bit, %s -> %s\n", win, w, h, x, y, bpp,
+		       visible ? "shown" : "hidden", path);
+		written++;
+		free(a);
+	}
+	if (!written)
+		printf("no OSD window is open\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -70,7 +187,7 @@ int main(int argc, char **argv)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *control = NULL;
 	char command[64];
-	const char *shot = NULL;
+	const char *shot = NULL, *dump = NULL;
 	int adapter = 0, json = 0, c;
 
 	while ((c = getopt_long(argc, argv, "+a:c:h", longopts, NULL)) != -1) {
@@ -118,6 +235,12 @@ int main(int argc, char **argv)
 		}
 		shot = argv[optind + 1];
 		snprintf(command, sizeof(command), "screenshot\n");
+	} else if (!strcmp(argv[optind], "osd-dump")) {
+		if (argc - optind != 2) {
+			fprintf(stderr, "ffdvbctl: osd-dump: expected one DIR\n");
+			return 2;
+		}
+		dump = argv[optind + 1];
 	} else if ((!strcmp(argv[optind], "record") || !strcmp(argv[optind], "decoder")) &&
 		   argc - optind == 1) {
 		snprintf(command, sizeof(command), "%s\n", argv[optind]);
@@ -135,54 +258,13 @@ int main(int argc, char **argv)
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "/run/ffdvb/adapter%d.sock", adapter);
 	}
 
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (dump)
+		return osd_dump(&sa, dump);
+	size_t len;
+	char *answer = ask(&sa, command, &len);
 
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		fprintf(stderr, "ffdvbctl: ffdvbd is not running at %s: %s\n", sa.sun_path,
-			strerror(errno));
+	if (!answer)
 		return 1;
-	}
-	if (write_all(fd, command, strlen(command)) != 0) {
-		fprintf(stderr, "ffdvbctl: sending to %s: %s\n", sa.sun_path, strerror(errno));
-		return 1;
-	}
-	shutdown(fd, SHUT_WR);
-
-	/* the whole answer first: an error answer goes to stderr instead */
-	char *answer = NULL;
-	size_t len = 0, cap = 0;
-
-	for (;;) {
-		if (len + 4096 > cap) {
-			char *more = realloc(answer, cap = cap ? cap * 2 : 8192);
-
-			if (!more) {
-				fprintf(stderr, "ffdvbctl: out of memory\n");
-				return 1;
-			}
-			answer = more;
-		}
-		ssize_t n = read(fd, answer + len, cap - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			fprintf(stderr, "ffdvbctl: reading from %s: %s\n", sa.sun_path, strerror(errno));
-			return 1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (len == 0) {
-		fprintf(stderr, "ffdvbctl: ffdvbd at %s closed without answering\n", sa.sun_path);
-		return 1;
-	}
-	if (len >= 7 && memcmp(answer, "error: ", 7) == 0) {
-		fprintf(stderr, "ffdvbctl: %.*s", (int)len, answer);
-		return 1;
-	}
 	if (shot)
 		return write_file(shot, answer, len);
 	fwrite(answer, 1, len, stdout);
