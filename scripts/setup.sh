@@ -6,15 +6,15 @@ export DEBIAN_FRONTEND=noninteractive
 
 BUILD="gcc libc6-dev make cmake pkg-config"
 LIBS="libfuse3-dev libevent-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-      libavfilter-dev libsdl2-dev libdvbv5-dev zlib1g-dev"
+      libavfilter-dev libsdl2-dev libdvbv5-dev zlib1g-dev libcap-dev"
 # run time: the PSF console fonts OSD_Text draws with (read with zlib)
 RUN="console-setup-linux"
 # test tools: stream generator, VM runner (qemu, Debian's kernel with cuse.ko, a static busybox
 # for the initramfs), 32-bit conformance build, DVB command-line clients, clang's libFuzzer
 # (tests/unit/test_demux_fuzz), man and systemd-analyze (tests/install_check.sh), time
-# (bench/run.sh decode)
+# (bench/run.sh decode), useradd (tests/vm/daemon.sh: the user ffdvbd drops to)
 TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod
-       file procps dvb-tools gcc-multilib clang libclang-rt-14-dev man-db systemd time"
+       file procps dvb-tools gcc-multilib clang libclang-rt-14-dev man-db systemd time passwd"
 
 apt-get update
 # shellcheck disable=SC2086

@@ -1,9 +1,11 @@
-/* ffdvbd: one emulated av7110 full-featured adapter. Builds the card, one CUSE device per
- * node, waits until every node exists with its owner and mode, opens the control socket,
- * says "ffdvbd: ready (adapter N)" and runs the event loop until SIGINT/SIGTERM; then frees
- * everything in mirror order (the nodes disappear) and exits 0. Under systemd (Type=notify) it
- * also sends READY=1 after the ready line, WATCHDOG=1 every half $WATCHDOG_USEC and
- * STOPPING=1 when a signal ends the loop. */
+/* ffdvbd: emulated av7110 full-featured adapters, one per [adapterN] section of the config
+ * file (or adapter 0, or --adapter N). Builds for each its card, one CUSE device per node and
+ * its control socket, waiting until every node exists with its owner and mode; then drops to
+ * the configured user (--run-as / user=) keeping only CAP_SYS_PTRACE, says
+ * "ffdvbd: ready (adapter N)" for each adapter and runs the one event loop until
+ * SIGINT/SIGTERM; then frees everything in mirror order (the nodes disappear) and exits 0.
+ * Under systemd (Type=notify) it also sends READY=1 after the ready lines, WATCHDOG=1 every
+ * half $WATCHDOG_USEC and STOPPING=1 when a signal ends the loop. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -16,24 +18,19 @@
 #include <event2/event.h>
 #include <libavutil/log.h>
 
-#include "daemon/control.h"
-#include "daemon/media.h"
+#include "daemon/log.h"
+#include "daemon/adapter.h"
 #include "daemon/notify.h"
 #include "daemon/options.h"
-#include "ffdvb/card.h"
-#include "ffdvb/cuse.h"
-#include "ffdvb/decoder.h"
-
-#define NODE_READY_TIMEOUT_MS 5000
+#include "daemon/privileges.h"
 
 struct daemon {
 	struct ffdvbd_options opt;
 	struct event_base *base;
-	struct ffdvb_card *card;
-	struct ffdvb_cuse_dev *dev[FFDVB_NODE_COUNT];
-	struct ffdvbd_control *control;
+	struct ffdvbd_adapter *adapter[FFDVBD_MAX_ADAPTERS];
 	struct event *ev_int, *ev_term;
 	struct event *ev_watchdog; /* systemd watchdog ping, NULL without $WATCHDOG_USEC */
+	struct event *ev_log;      /* prints the counts of repeated messages when due */
 	int ready_fd; /* write end of the pipe the detached parent waits on, or -1 */
 };
 
@@ -42,8 +39,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	struct daemon *d = arg;
 
 	(void)what;
-	if (!d->opt.quiet)
-		fprintf(stderr, "ffdvbd: %s, stopping\n", strsignal((int)sig));
+	ffdvbd_log(FFDVBD_LOG_NOTICE, "%s, stopping", strsignal((int)sig));
 	ffdvbd_notify("STOPPING=1");
 	event_base_loopexit(d->base, NULL);
 }
@@ -87,52 +83,26 @@ static int detach(void)
 	return p[1];
 }
 
-static int create_nodes(struct daemon *d)
+static void on_log_timer(evutil_socket_t fd, short what, void *arg)
 {
-	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
-		char devname[64];
-		struct ffdvb_cuse_config cfg = {
-			.devname = devname,
-			.uid = d->opt.uid,
-			.gid = d->opt.gid,
-			.mode = d->opt.mode,
-			.debug = d->opt.verbose >= 2,
-		};
-
-		snprintf(devname, sizeof(devname), "dvb/adapter%d/%s", d->opt.adapter,
-			 ffdvb_node_name(t));
-		d->dev[t] = ffdvb_cuse_dev_new(d->base, &cfg, ffdvb_card_node_ops(t),
-					       ffdvb_card_node(d->card, t));
-		if (!d->dev[t])
-			return -1;
-		ffdvb_card_set_wake(d->card, t, ffdvb_cuse_dev_wake, d->dev[t]);
-	}
-	/* CUSE answers INIT on the loop and fails silently on a busy number: check each node */
-	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
-		if (ffdvb_cuse_dev_wait_ready(d->dev[t], NODE_READY_TIMEOUT_MS) < 0)
-			return -1;
-		if (d->opt.verbose)
-			fprintf(stderr, "ffdvbd: /dev/dvb/adapter%d/%s ready\n", d->opt.adapter,
-				ffdvb_node_name(t));
-	}
-	return 0;
+	(void)fd;
+	(void)what;
+	(void)arg;
+	ffdvbd_log_flush_due();
 }
 
 static void destroy(struct daemon *d)
 {
+	if (d->ev_log)
+		event_free(d->ev_log);
 	if (d->ev_watchdog)
 		event_free(d->ev_watchdog);
 	if (d->ev_term)
 		event_free(d->ev_term);
 	if (d->ev_int)
 		event_free(d->ev_int);
-	ffdvbd_control_free(d->control);
-	for (int t = FFDVB_NODE_COUNT - 1; t >= 0; t--) {
-		ffdvb_cuse_dev_free(d->dev[t]);
-		if (d->card)
-			ffdvb_card_set_wake(d->card, t, NULL, NULL);
-	}
-	ffdvb_card_free(d->card);
+	for (int i = d->opt.n_adapters - 1; i >= 0; i--)
+		ffdvbd_adapter_free(d->adapter[i]);
 	if (d->base)
 		event_base_free(d->base);
 }
@@ -148,67 +118,71 @@ int main(int argc, char **argv)
 	case -1:
 		return 2;
 	}
+	if (d.opt.check_only) {
+		ffdvbd_print_settings(stdout, &d.opt);
+		return 0;
+	}
 	signal(SIGPIPE, SIG_IGN); /* a control client that hangs up must not kill us */
 	/* libavcodec reports every damaged picture; those are counted (ffdvbctl status), so its
 	   own messages only come with -v (errors) and -vv (warnings) */
 	av_log_set_level(d.opt.verbose >= 2 ? AV_LOG_WARNING
 			 : d.opt.verbose	 ? AV_LOG_ERROR
 					 : AV_LOG_FATAL);
+	/* ... through our repeat counting: a damaged stream repeats the same complaint */
+	av_log_set_callback(ffdvbd_log_av_callback);
+	ffdvbd_log_set_level(d.opt.verbose, d.opt.quiet);
 	if (!d.opt.foreground)
 		d.ready_fd = detach();
 
 	d.base = event_base_new();
 	if (!d.base) {
-		fprintf(stderr, "ffdvbd: cannot create the event loop\n");
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot create the event loop");
 		goto out;
 	}
-	struct ffdvb_decoder_config dec_cfg = {
-		.output = {
-			.kind = d.opt.output,
-			.width = d.opt.width,
-			.height = d.opt.height,
-			.record = d.opt.record[0] != '\0',
-			.audio = d.opt.audio,
-		},
-		.deinterlace = d.opt.deinterlace,
-	};
-	struct ffdvb_card_config card_cfg = {
-		.adapter = d.opt.adapter,
-		.drain_rate = d.opt.drain_rate,
-		.osd_memsize = d.opt.osd_memsize,
-		.decoder = d.opt.no_decode ? NULL : &dec_cfg,
-	};
-	d.card = ffdvb_card_new(d.base, &card_cfg);
-	if (!d.card) {
-		fprintf(stderr, "ffdvbd: cannot create the card: %s\n", strerror(errno));
+	/* a taken number or a user we cannot switch to fails before anything exists */
+	if (ffdvbd_check_can_drop(&d.opt) < 0)
 		goto out;
+	for (int i = 0; i < d.opt.n_adapters; i++)
+		if (ffdvbd_adapter_check_free("/dev", d.opt.adapters[i].adapter) < 0)
+			goto out;
+	for (int i = 0; i < d.opt.n_adapters; i++) {
+		d.adapter[i] = ffdvbd_adapter_new(d.base, &d.opt.adapters[i], d.opt.verbose);
+		if (!d.adapter[i])
+			goto out;
 	}
-	if (create_nodes(&d) != 0)
+	if (ffdvbd_drop_privileges(&d.opt) < 0)
 		goto out;
-	d.control = ffdvbd_control_new(d.base, d.opt.control, d.opt.gid, d.card);
-	if (!d.control)
-		goto out;
-	if (d.opt.record[0])
-		ffdvbd_control_set_record_dir(d.control, d.opt.record);
+	if (d.opt.run_as[0])
+		ffdvbd_log(FFDVBD_LOG_INFO, "running as %s (uid %u, gid %u) with %s", d.opt.run_as,
+			(unsigned)d.opt.run_uid, (unsigned)d.opt.run_gid,
+			ffdvbd_kept_capabilities());
 	d.ev_int = evsignal_new(d.base, SIGINT, on_signal, &d);
 	d.ev_term = evsignal_new(d.base, SIGTERM, on_signal, &d);
 	if (!d.ev_int || !d.ev_term || evsignal_add(d.ev_int, NULL) || evsignal_add(d.ev_term, NULL)) {
-		fprintf(stderr, "ffdvbd: cannot watch signals\n");
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot watch signals");
+		goto out;
+	}
+	struct timeval log_period = { FFDVBD_LOG_WINDOW_MS / 1000, 0 };
+
+	d.ev_log = event_new(d.base, -1, EV_PERSIST, on_log_timer, NULL);
+	if (!d.ev_log || event_add(d.ev_log, &log_period) != 0) {
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot start the log timer");
 		goto out;
 	}
 	/* systemd kills a service whose pings stop for $WATCHDOG_USEC */
 	long long ping = ffdvbd_watchdog_start(d.base, &d.ev_watchdog);
 
 	if (ping < 0) {
-		fprintf(stderr, "ffdvbd: cannot start the systemd watchdog timer\n");
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot start the systemd watchdog timer");
 		goto out;
 	}
-	if (ping > 0 && d.opt.verbose)
-		fprintf(stderr, "ffdvbd: systemd watchdog ping every %lld us\n", ping);
+	if (ping > 0)
+		ffdvbd_log(FFDVBD_LOG_INFO, "systemd watchdog ping every %lld us", ping);
 
-	fprintf(stderr, "ffdvbd: ready (adapter %d)\n", d.opt.adapter);
+	for (int i = 0; i < d.opt.n_adapters; i++)
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "ready (adapter %d)", d.opt.adapters[i].adapter);
 	if (ffdvbd_notify("READY=1") < 0)
-		fprintf(stderr, "ffdvbd: cannot notify systemd ($NOTIFY_SOCKET)\n");
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot notify systemd ($NOTIFY_SOCKET)");
 	if (d.ready_fd >= 0) {
 		if (write(d.ready_fd, "r", 1) != 1)
 			perror("ffdvbd: telling the parent");
@@ -216,14 +190,15 @@ int main(int argc, char **argv)
 		d.ready_fd = -1;
 	}
 	if (event_base_dispatch(d.base) < 0)
-		fprintf(stderr, "ffdvbd: event loop failed\n");
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "event loop failed");
 	else
 		rc = 0;
-	if (d.opt.record[0] && d.card && ffdvbd_write_record(d.card, d.opt.record) < 0)
-		fprintf(stderr, "ffdvbd: cannot write the record to %s\n", d.opt.record);
+	for (int i = 0; i < d.opt.n_adapters; i++)
+		ffdvbd_adapter_write_record(d.adapter[i]);
 out:
 	destroy(&d);
-	if (rc == 0 && !d.opt.quiet)
-		fprintf(stderr, "ffdvbd: stopped\n");
+	if (rc == 0)
+		ffdvbd_log(FFDVBD_LOG_NOTICE, "stopped");
+	ffdvbd_log_flush(); /* the counts of repeated messages still held */
 	return rc;
 }

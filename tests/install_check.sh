@@ -1,10 +1,11 @@
 #!/bin/sh
-# install_check BUILD_DIR BINDIR MANDIR UNITDIR RULESDIR: 'cmake --install' into a temporary
-# prefix, then check that every file landed, that the man pages render without a groff
-# warning and that systemd-analyze accepts the unit (whose ExecStart points into the prefix).
+# install_check BUILD_DIR BINDIR MANDIR UNITDIR RULESDIR DOCDIR: 'cmake --install' into a
+# temporary prefix, then check that every file landed, that the example config is accepted by
+# the installed daemon, that the man pages render without a groff warning and that
+# systemd-analyze accepts the unit (whose ExecStart points into the prefix).
 # Exit 0 pass, 1 fail, 77 skipped (said loudly) when man or systemd-analyze is missing.
 set -u
-build=$1 bindir=$2 mandir=$3 unitdir=$4 rulesdir=$5
+build=$1 bindir=$2 mandir=$3 unitdir=$4 rulesdir=$5 docdir=$6
 fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ffdvb-install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -23,8 +24,10 @@ for f in "$bindir/ffdvbd" "$bindir/ffdvbctl" "$bindir/ffdvb-conform"; do
 done
 unit=$prefix/$unitdir/ffdvbd.service
 rules=$prefix/$rulesdir/60-ffdvb.rules
-pages="$mandir/man8/ffdvbd.8 $mandir/man1/ffdvbctl.1 $mandir/man1/ffdvb-conform.1"
-for f in "$unit" "$rules"; do
+example=$prefix/$docdir/ffdvbd.conf.example
+pages="$mandir/man8/ffdvbd.8 $mandir/man5/ffdvbd.conf.5 $mandir/man1/ffdvbctl.1
+       $mandir/man1/ffdvb-conform.1"
+for f in "$unit" "$rules" "$example"; do
 	[ -s "$f" ] || bad "${f#"$prefix"/} not installed"
 done
 for p in $pages; do
@@ -39,6 +42,14 @@ grep -q "ExecStart=$prefix/$bindir/ffdvbd --foreground" "$unit" ||
 	bad "unit ExecStart does not name the installed daemon: $(grep ExecStart= "$unit")"
 grep -q '^Type=notify$' "$unit" || bad "unit is not Type=notify"
 grep -q '@[A-Z_]*@' "$unit" && bad "unconfigured @VARIABLE@ left in the unit"
+# the example config is what the daemon accepts (and serves adapter 0 from it)
+if ! "$prefix/$bindir/ffdvbd" --config "$example" --check-config >"$tmp/check.log" 2>&1; then
+	cat "$tmp/check.log"
+	bad "ffdvbd --check-config refuses the installed example config"
+elif ! grep -q '^adapter0: ' "$tmp/check.log"; then
+	cat "$tmp/check.log"
+	bad "ffdvbd --check-config of the example config names no adapter0"
+fi
 grep -q '^SUBSYSTEM=="cuse", KERNEL=="dvb!adapter\*", GROUP="video", MODE="0660"$' "$rules" ||
 	bad "udev rule line missing"
 
@@ -54,6 +65,11 @@ if command -v man >/dev/null 2>&1; then
 		elif ! [ -s "$tmp/page.txt" ]; then
 			bad "man -l $p rendered nothing"
 		fi
+	done
+	# every key of the example config is documented in ffdvbd.conf(5)
+	for key in $(sed -n 's/^#\{0,1\}\([a-z][a-z-]*\) = .*/\1/p' "$example" | sort -u); do
+		grep -q -- "^\.BI $(echo "$key" | sed 's/-/\\\\-/g') " \
+			"$prefix/$mandir/man5/ffdvbd.conf.5" || bad "ffdvbd.conf.5 does not document $key"
 	done
 	# every option ffdvbd --help lists is documented in ffdvbd(8)
 	for opt in $("$prefix/$bindir/ffdvbd" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do

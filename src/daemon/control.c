@@ -1,4 +1,5 @@
 /* Control socket: accept, read one command line, answer with the card's status, close. */
+#include "log.h"
 #include "control.h"
 
 #include <errno.h>
@@ -271,7 +272,7 @@ unlink_path:
 close_fd:
 	close(ctl->fd);
 free_ctl:
-	fprintf(stderr, "ffdvbd: control socket %s: %s: %s\n", path, step,
+	ffdvbd_log(FFDVBD_LOG_ALWAYS, "control socket %s: %s: %s", path, step,
 		err == -EADDRINUSE ? "another ffdvbd answers there" : strerror(-err));
 	free(ctl);
 	errno = -err;

@@ -1,4 +1,4 @@
-/* ffdvbd command-line parsing (getopt_long). */
+/* ffdvbd command line (getopt_long) over the config file over the defaults (options.h). */
 #include "options.h"
 
 #include "ffdvb/card.h"
@@ -6,26 +6,28 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <grp.h>
-#include <limits.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define DEFAULT_GROUP "video"
-#define DEFAULT_MODE 0660
-#define MAX_ADAPTER 255
+#include "config.h"
+#include "settings.h"
 
 void ffdvbd_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ffdvbd [options]\n"
-		"Emulates an av7110 full-featured DVB card as /dev/dvb/adapterN/{video0,audio0,osd0,\n"
-		"demux0,frontend0} through CUSE.\n\n"
-		"  -a, --adapter N          adapter number (default 0)\n"
+		"Emulates av7110 full-featured DVB cards as /dev/dvb/adapterN/{video0,audio0,osd0,\n"
+		"demux0,frontend0} through CUSE: adapter 0, or one per [adapterN] section of the\n"
+		"config file. Per-adapter options apply to every adapter served.\n\n"
+		"      --config FILE        config file (default %s, if it exists)\n"
+		"      --check-config       print the settings the config file and the options give,\n"
+		"                           then exit (0, or 2 with the error)\n"
+		"  -a, --adapter N          serve adapter N only (default: the config's, else 0)\n"
 		"  -u, --user USER          owner of the nodes, name or uid (default root)\n"
 		"  -g, --group GROUP        group of the nodes, name or gid (default video, else root)\n"
 		"  -m, --mode MODE          octal mode of the nodes (default 0660)\n"
+		"      --run-as USER        started as root: drop to USER once the nodes exist\n"
 		"  -f, --foreground         do not detach\n"
 		"  -v, --verbose            more messages; twice: log every CUSE request\n"
 		"  -q, --quiet              only errors\n"
@@ -41,58 +43,13 @@ void ffdvbd_usage(FILE *out)
 		"      --no-decode          decode nothing; playing rings drain at --drain-rate\n"
 		"      --drain-rate BYTES   with --no-decode: bytes per second taken (default %u)\n"
 		"      --osd-memsize N      OSD memory reported by OSD_GET_CAPABILITY (default %u)\n"
-		"  -c, --control PATH       control socket (default /run/ffdvb/adapterN.sock)\n"
+		"  -c, --control PATH       control socket (one adapter only; default\n"
+		"                           CONTROL-DIR/adapterN.sock)\n"
+		"      --control-dir DIR    folder of the control sockets (default %s)\n"
 		"  -h, --help               this text\n"
 		"  -V, --version            version\n",
-		FFDVB_DEFAULT_DRAIN_RATE, FFDVB_DEFAULT_OSD_MEMSIZE);
-}
-
-/* unsigned decimal (or 0x/0 prefixed) number within max */
-static int parse_uint(const char *s, unsigned long max, int base, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	unsigned long v = strtoul(s, &end, base);
-
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_user(const char *s, uid_t *uid)
-{
-	unsigned long v;
-	struct passwd *pw = getpwnam(s);
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		return 0;
-	}
-	if (parse_uint(s, UINT_MAX - 1, 10, &v) == 0) {
-		*uid = (uid_t)v;
-		return 0;
-	}
-	return -1;
-}
-
-static int parse_group(const char *s, gid_t *gid)
-{
-	unsigned long v;
-	struct group *gr = getgrnam(s);
-
-	if (gr) {
-		*gid = gr->gr_gid;
-		return 0;
-	}
-	if (parse_uint(s, UINT_MAX - 1, 10, &v) == 0) {
-		*gid = (gid_t)v;
-		return 0;
-	}
-	return -1;
+		FFDVBD_DEFAULT_CONFIG, FFDVB_DEFAULT_DRAIN_RATE, FFDVB_DEFAULT_OSD_MEMSIZE,
+		FFDVBD_DEFAULT_CONTROL_DIR);
 }
 
 static int bad(const char *opt, const char *value, const char *why)
@@ -102,21 +59,64 @@ static int bad(const char *opt, const char *value, const char *why)
 	return -1;
 }
 
-int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
+/* An option given on the command line, as the config key it overrides. */
+struct cli_setting {
+	const char *opt, *key, *value;
+};
+
+struct cli {
+	struct cli_setting adapter_keys[64], daemon_keys[16];
+	int n_adapter_keys, n_daemon_keys;
+	int adapter;            /* --adapter N, or -1 */
+	int verbose, quiet, foreground, log_given, check_only;
+	const char *config;     /* --config FILE, or NULL */
+};
+
+/* Checks the value now (for the message naming the option) and keeps it for later. */
+static int keep(struct cli *c, int daemon, const char *opt, const char *key, const char *value)
+{
+	char why[160];
+	int r;
+
+	if (daemon) {
+		struct ffdvbd_options scratch = { 0 };
+
+		r = ffdvbd_set_daemon_key(&scratch, key, value, why, sizeof(why));
+	} else {
+		struct ffdvbd_adapter_options scratch;
+
+		ffdvbd_adapter_defaults(&scratch, 0);
+		r = ffdvbd_set_adapter_key(&scratch, key, value, why, sizeof(why));
+	}
+	if (r < 0)
+		return bad(opt, value, why);
+	if (daemon && c->n_daemon_keys < 16)
+		c->daemon_keys[c->n_daemon_keys++] = (struct cli_setting){ opt, key, value };
+	else if (!daemon && c->n_adapter_keys < 64)
+		c->adapter_keys[c->n_adapter_keys++] = (struct cli_setting){ opt, key, value };
+	return 0;
+}
+
+/* 0 to go on, 1 for --help/--version, -1 on a usage error */
+static int parse_cli(int argc, char **argv, struct cli *c)
 {
 	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_NOAUDIO, OPT_RECORD,
-	       OPT_NODECODE };
+	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK };
 	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "check-config", no_argument, NULL, OPT_CHECK },
 		{ "adapter", required_argument, NULL, 'a' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "run-as", required_argument, NULL, OPT_RUNAS },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "drain-rate", required_argument, NULL, OPT_DRAIN },
 		{ "osd-memsize", required_argument, NULL, OPT_OSDMEM },
 		{ "control", required_argument, NULL, 'c' },
+		{ "control-dir", required_argument, NULL, OPT_CONTROLDIR },
 		{ "output", required_argument, NULL, 'o' },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "no-deinterlace", no_argument, NULL, OPT_NODEINT },
@@ -127,100 +127,56 @@ int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *group = NULL;
-	unsigned long v;
-	int c, have_control = 0;
+	int ch, r = 0;
 
-	memset(o, 0, sizeof(*o));
-	o->mode = DEFAULT_MODE;
-	o->output = FFDVB_OUTPUT_AUTO;
-	o->deinterlace = 1;
-	o->audio = 1;
+	c->adapter = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:u:g:m:fvqc:o:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (parse_uint(optarg, MAX_ADAPTER, 10, &v))
+	while ((ch = getopt_long(argc, argv, "a:u:g:m:fvqc:o:hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a': {
+			char *end;
+
+			errno = 0;
+			long n = strtol(optarg, &end, 10);
+
+			if (!*optarg || *optarg == '-' || *optarg == '+' || *end || errno ||
+			    n > FFDVBD_MAX_ADAPTER)
 				return bad("--adapter", optarg, "expected 0..255");
-			o->adapter = (int)v;
+			c->adapter = (int)n;
 			break;
-		case 'u':
-			if (parse_user(optarg, &o->uid))
-				return bad("--user", optarg, "no such user");
+		}
+		case OPT_CONFIG:
+			if (!*optarg)
+				return bad("--config", optarg, "expected a file");
+			c->config = optarg;
 			break;
-		case 'g':
-			if (parse_group(optarg, &o->gid))
-				return bad("--group", optarg, "no such group");
-			group = optarg;
-			break;
-		case 'm':
-			if (parse_uint(optarg, 07777, 8, &v))
-				return bad("--mode", optarg, "expected an octal mode like 0660");
-			o->mode = (mode_t)v;
+		case 'u': r = keep(c, 0, "--user", "owner", optarg); break;
+		case 'g': r = keep(c, 0, "--group", "group", optarg); break;
+		case 'm': r = keep(c, 0, "--mode", "mode", optarg); break;
+		case 'o': r = keep(c, 0, "--output", "output", optarg); break;
+		case 'c': r = keep(c, 0, "--control", "control", optarg); break;
+		case OPT_SIZE: r = keep(c, 0, "--size", "size", optarg); break;
+		case OPT_RECORD: r = keep(c, 0, "--record", "record", optarg); break;
+		case OPT_DRAIN: r = keep(c, 0, "--drain-rate", "drain-rate", optarg); break;
+		case OPT_OSDMEM: r = keep(c, 0, "--osd-memsize", "osd-memsize", optarg); break;
+		case OPT_NODEINT: r = keep(c, 0, "--no-deinterlace", "deinterlace", "no"); break;
+		case OPT_NOAUDIO: r = keep(c, 0, "--no-audio", "audio", "no"); break;
+		case OPT_NODECODE: r = keep(c, 0, "--no-decode", "decode", "no"); break;
+		case OPT_RUNAS: r = keep(c, 1, "--run-as", "user", optarg); break;
+		case OPT_CONTROLDIR: r = keep(c, 1, "--control-dir", "control-dir", optarg); break;
+		case OPT_CHECK:
+			c->check_only = 1;
 			break;
 		case 'f':
-			o->foreground = 1;
+			c->foreground = 1;
 			break;
 		case 'v':
-			o->verbose++;
+			c->verbose++;
+			c->log_given = 1;
 			break;
 		case 'q':
-			o->quiet = 1;
-			break;
-		case OPT_DRAIN:
-			if (parse_uint(optarg, UINT32_MAX, 0, &v) || v == 0)
-				return bad("--drain-rate", optarg, "expected bytes per second > 0");
-			o->drain_rate = (uint32_t)v;
-			break;
-		case OPT_OSDMEM:
-			if (parse_uint(optarg, UINT32_MAX, 0, &v) || v == 0)
-				return bad("--osd-memsize", optarg, "expected a byte count > 0");
-			o->osd_memsize = (uint32_t)v;
-			break;
-		case 'c':
-			if (strlen(optarg) == 0 || strlen(optarg) >= sizeof(o->control))
-				return bad("--control", optarg, "empty or too long for a socket path");
-			snprintf(o->control, sizeof(o->control), "%s", optarg);
-			have_control = 1;
-			break;
-		case 'o': {
-			static const char *const kinds[] = { [FFDVB_OUTPUT_NONE] = "none",
-				[FFDVB_OUTPUT_WINDOW] = "window", [FFDVB_OUTPUT_FULLSCREEN] = "fullscreen",
-				[FFDVB_OUTPUT_KMSDRM] = "kmsdrm", [FFDVB_OUTPUT_AUTO] = "auto" };
-			int k;
-
-			for (k = 0; k <= FFDVB_OUTPUT_AUTO && strcmp(optarg, kinds[k]); k++)
-				;
-			if (k > FFDVB_OUTPUT_AUTO)
-				return bad("--output", optarg,
-					   "expected auto, window, fullscreen, kmsdrm or none");
-			o->output = k;
-			break;
-		}
-		case OPT_SIZE: {
-			int w, h;
-			char end;
-
-			if (sscanf(optarg, "%dx%d%c", &w, &h, &end) != 2 || w < 16 || h < 16 ||
-			    w > 8192 || h > 8192)
-				return bad("--size", optarg, "expected WxH, 16..8192 each");
-			o->width = w;
-			o->height = h;
-			break;
-		}
-		case OPT_NODEINT:
-			o->deinterlace = 0;
-			break;
-		case OPT_NOAUDIO:
-			o->audio = 0;
-			break;
-		case OPT_RECORD:
-			if (strlen(optarg) == 0 || strlen(optarg) >= sizeof(o->record) - 16)
-				return bad("--record", optarg, "empty or too long a directory");
-			snprintf(o->record, sizeof(o->record), "%s", optarg);
-			break;
-		case OPT_NODECODE:
-			o->no_decode = 1;
+			c->quiet = 1;
+			c->log_given = 1;
 			break;
 		case 'h':
 			ffdvbd_usage(stdout);
@@ -232,16 +188,127 @@ int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
 			fprintf(stderr, "Try 'ffdvbd --help'.\n");
 			return -1;
 		}
+		if (r < 0)
+			return r;
 	}
 	if (optind < argc)
 		return bad("argument", argv[optind], "unexpected");
-	if (!group) {
-		/* the default group; a system without it keeps root rather than failing */
-		struct group *gr = getgrnam(DEFAULT_GROUP);
-
-		o->gid = gr ? gr->gr_gid : 0;
-	}
-	if (!have_control)
-		snprintf(o->control, sizeof(o->control), "/run/ffdvb/adapter%d.sock", o->adapter);
 	return 0;
+}
+
+/* The adapters served: --adapter N alone (its [adapterN] section if there is one), else the
+ * config's sections, else adapter 0. */
+static void select_adapters(struct ffdvbd_options *o, int only)
+{
+	if (only >= 0) {
+		for (int i = 0; i < o->n_adapters; i++) {
+			if (o->adapters[i].adapter == only) {
+				o->adapters[0] = o->adapters[i];
+				o->n_adapters = 1;
+				return;
+			}
+		}
+		ffdvbd_adapter_defaults(&o->adapters[0], only);
+		o->n_adapters = 1;
+	} else if (o->n_adapters == 0) {
+		ffdvbd_adapter_defaults(&o->adapters[0], 0);
+		o->n_adapters = 1;
+	}
+}
+
+int ffdvbd_parse_options_with(int argc, char **argv, const char *default_config,
+			      struct ffdvbd_options *o)
+{
+	struct cli c = { 0 };
+	char err[512], why[160];
+	int r = parse_cli(argc, argv, &c);
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->control_dir, sizeof(o->control_dir), "%s", FFDVBD_DEFAULT_CONTROL_DIR);
+	if (r != 0)
+		return r;
+
+	/* the config file: an explicit one must exist, the default one may be missing */
+	const char *path = c.config ? c.config : default_config;
+
+	if (path) {
+		r = ffdvbd_config_load(path, o, err, sizeof(err));
+		if (r == -ENOENT && !c.config) {
+			o->n_adapters = 0;
+		} else if (r < 0) {
+			fprintf(stderr, "ffdvbd: %s\n", err);
+			return -1;
+		} else {
+			snprintf(o->config, sizeof(o->config), "%s", path);
+		}
+	}
+
+	/* the command line wins */
+	for (int i = 0; i < c.n_daemon_keys; i++)
+		ffdvbd_set_daemon_key(o, c.daemon_keys[i].key, c.daemon_keys[i].value, why,
+				      sizeof(why));
+	if (c.log_given) {
+		o->verbose = c.verbose;
+		o->quiet = c.quiet;
+	}
+	o->foreground |= c.foreground;
+	o->check_only = c.check_only;
+	select_adapters(o, c.adapter);
+	for (int a = 0; a < o->n_adapters; a++)
+		for (int i = 0; i < c.n_adapter_keys; i++)
+			ffdvbd_set_adapter_key(&o->adapters[a], c.adapter_keys[i].key,
+					       c.adapter_keys[i].value, why, sizeof(why));
+
+	/* one socket path cannot serve two adapters */
+	for (int i = 0; i < c.n_adapter_keys; i++)
+		if (o->n_adapters > 1 && !strcmp(c.adapter_keys[i].key, "control"))
+			return bad("--control", c.adapter_keys[i].value,
+				   "one path for several adapters (use --adapter N or --control-dir)");
+	for (int a = 0; a < o->n_adapters; a++) {
+		if (ffdvbd_adapter_finish(&o->adapters[a], o->control_dir, why, sizeof(why)) < 0) {
+			fprintf(stderr, "ffdvbd: adapter %d: %s\n", o->adapters[a].adapter, why);
+			return -1;
+		}
+		for (int b = 0; b < a; b++) {
+			if (!strcmp(o->adapters[a].control, o->adapters[b].control)) {
+				fprintf(stderr, "ffdvbd: adapters %d and %d: the same control socket "
+					"%s\n", o->adapters[b].adapter, o->adapters[a].adapter,
+					o->adapters[a].control);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
+{
+	return ffdvbd_parse_options_with(argc, argv, FFDVBD_DEFAULT_CONFIG, o);
+}
+
+void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
+{
+	static const char *const outputs[] = { [FFDVB_OUTPUT_NONE] = "none",
+		[FFDVB_OUTPUT_WINDOW] = "window", [FFDVB_OUTPUT_FULLSCREEN] = "fullscreen",
+		[FFDVB_OUTPUT_KMSDRM] = "kmsdrm", [FFDVB_OUTPUT_AUTO] = "auto" };
+
+	fprintf(out, "config %s; user %s; log-level %s; control-dir %s\n",
+		o->config[0] ? o->config : "(none)", o->run_as[0] ? o->run_as : "(stay)",
+		o->quiet ? "quiet" : o->verbose >= 2 ? "debug" : o->verbose ? "verbose" : "normal",
+		o->control_dir);
+	for (int i = 0; i < o->n_adapters; i++) {
+		const struct ffdvbd_adapter_options *a = &o->adapters[i];
+
+		fprintf(out, "adapter%d: nodes %u:%u %04o; output %s", a->adapter, (unsigned)a->uid,
+			(unsigned)a->gid, (unsigned)a->mode,
+			a->no_decode ? "(no decode)" : outputs[a->output]);
+		if (a->width)
+			fprintf(out, " %dx%d", a->width, a->height);
+		fprintf(out, "; deinterlace %s; audio %s; osd-memsize %u; control %s",
+			a->deinterlace ? "yes" : "no", a->audio ? "yes" : "no",
+			a->osd_memsize ? a->osd_memsize : FFDVB_DEFAULT_OSD_MEMSIZE, a->control);
+		if (a->record[0])
+			fprintf(out, "; record %s", a->record);
+		fputc('\n', out);
+	}
 }

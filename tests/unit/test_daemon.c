@@ -15,10 +15,13 @@
 #include <event2/event.h>
 
 #include "check.h"
+#include "daemon/adapter.h"
 #include "daemon/control.h"
 #include "daemon/options.h"
 #include "ffdvb/card.h"
+#include "ffdvb/output.h"
 
+/* parses ffdvbd's command line with no default config file */
 static int parse(struct ffdvbd_options *o, ...)
 {
 	char *argv[32] = { "ffdvbd" };
@@ -30,42 +33,65 @@ static int parse(struct ffdvbd_options *o, ...)
 		argv[argc++] = a;
 	va_end(ap);
 	argv[argc] = NULL;
-	return ffdvbd_parse_options(argc, argv, o);
+	return ffdvbd_parse_options_with(argc, argv, NULL, o);
 }
 
 static void options(void)
 {
 	struct ffdvbd_options o;
+	struct ffdvbd_adapter_options *a = &o.adapters[0];
 	struct group *video = getgrnam("video");
 
 	CHECK_LABELLED("defaults parse", parse(&o, NULL) == 0);
-	CHECK_LABELLED("default adapter 0", o.adapter == 0);
-	CHECK_LABELLED("default owner root", o.uid == 0);
-	CHECK_LABELLED("default group video (root without it)", o.gid == (video ? video->gr_gid : 0));
-	CHECK_LABELLED("default mode 0660", o.mode == 0660);
-	CHECK_LABELLED("default control path", strcmp(o.control, "/run/ffdvb/adapter0.sock") == 0);
+	CHECK_LABELLED("one adapter by default", o.n_adapters == 1);
+	CHECK_LABELLED("default adapter 0", a->adapter == 0);
+	CHECK_LABELLED("default owner root", a->uid == 0);
+	CHECK_LABELLED("default group video (root without it)", a->gid == (video ? video->gr_gid : 0));
+	CHECK_LABELLED("default mode 0660", a->mode == 0660);
+	CHECK_LABELLED("default control path", strcmp(a->control, "/run/ffdvb/adapter0.sock") == 0);
 	CHECK_LABELLED("detaches by default", o.foreground == 0);
+	CHECK_LABELLED("no config file read", o.config[0] == '\0');
+	CHECK_LABELLED("no user to drop to", o.run_as[0] == '\0');
 
 	CHECK_LABELLED("all options parse",
 	       parse(&o, "--adapter", "3", "--user", "root", "--group", "0", "--mode", "0640", "-f",
 		     "-v", "-v", "-q", "--drain-rate", "500000", "--osd-memsize", "92000", NULL) == 0);
-	CHECK_LABELLED("adapter 3", o.adapter == 3);
-	CHECK_LABELLED("control follows adapter", strcmp(o.control, "/run/ffdvb/adapter3.sock") == 0);
-	CHECK_LABELLED("mode 0640", o.mode == 0640);
-	CHECK_LABELLED("group 0", o.gid == 0);
+	CHECK_LABELLED("adapter 3", a->adapter == 3 && o.n_adapters == 1);
+	CHECK_LABELLED("control follows adapter", strcmp(a->control, "/run/ffdvb/adapter3.sock") == 0);
+	CHECK_LABELLED("mode 0640", a->mode == 0640);
+	CHECK_LABELLED("group 0", a->gid == 0);
 	CHECK_LABELLED("foreground, verbose 2, quiet", o.foreground && o.verbose == 2 && o.quiet);
-	CHECK_LABELLED("drain rate", o.drain_rate == 500000);
-	CHECK_LABELLED("osd memsize", o.osd_memsize == 92000);
+	CHECK_LABELLED("drain rate", a->drain_rate == 500000);
+	CHECK_LABELLED("osd memsize", a->osd_memsize == 92000);
 	CHECK_LABELLED("--control", parse(&o, "--control", "/tmp/x.sock", NULL) == 0 &&
-				    strcmp(o.control, "/tmp/x.sock") == 0);
+				    strcmp(a->control, "/tmp/x.sock") == 0);
+	CHECK_LABELLED("--control-dir", parse(&o, "-a", "2", "--control-dir", "/tmp/ctl", NULL) == 0 &&
+					strcmp(a->control, "/tmp/ctl/adapter2.sock") == 0);
+	CHECK_LABELLED("--no-decode --no-audio --no-deinterlace --size --output none",
+		       parse(&o, "--no-decode", "--no-audio", "--no-deinterlace", "--size", "320x240",
+			     "--output", "none", NULL) == 0 && a->no_decode && !a->audio &&
+			       !a->deinterlace && a->width == 320 && a->height == 240 &&
+			       a->output == FFDVB_OUTPUT_NONE);
 
 	/* usage errors print to stderr and ask for exit 2 */
 	CHECK_LABELLED("bad mode", parse(&o, "--mode", "999", NULL) == -1);
 	CHECK_LABELLED("bad adapter", parse(&o, "--adapter", "-1", NULL) == -1);
+	CHECK_LABELLED("adapter 256", parse(&o, "--adapter", "256", NULL) == -1);
 	CHECK_LABELLED("unknown user", parse(&o, "--user", "no-such-user-ffdvb", NULL) == -1);
+	CHECK_LABELLED("--run-as unknown user", parse(&o, "--run-as", "no-such-user-ffdvb", NULL) == -1);
+	CHECK_LABELLED("--run-as root refused", parse(&o, "--run-as", "root", NULL) == -1);
+	CHECK_LABELLED("--control-dir relative", parse(&o, "--control-dir", "run", NULL) == -1);
 	CHECK_LABELLED("drain rate 0", parse(&o, "--drain-rate", "0", NULL) == -1);
 	CHECK_LABELLED("stray argument", parse(&o, "extra", NULL) == -1);
 	CHECK_LABELLED("unknown option", parse(&o, "--bogus", NULL) == -1);
+	CHECK_LABELLED("missing explicit config", parse(&o, "--config", "/nonexistent/ffdvbd.conf",
+							NULL) == -1);
+	/* a missing default config is fine */
+	char *argv[] = { "ffdvbd", NULL };
+
+	CHECK_LABELLED("missing default config is fine",
+		       ffdvbd_parse_options_with(1, argv, "/nonexistent/ffdvbd.conf", &o) == 0 &&
+			       o.n_adapters == 1 && o.config[0] == '\0');
 }
 
 /* Sends one command line and runs the loop until the daemon side closed; returns the answer. */
@@ -161,9 +187,44 @@ static void control(void)
 	rmdir(dir);
 }
 
+/* a number whose /dev/dvb/adapterN holds anything is taken; checked on a fake /dev */
+static void taken_adapters(void)
+{
+	char dev[] = "/tmp/ffdvb-dev-XXXXXX", path[200];
+
+	if (!mkdtemp(dev)) {
+		printf("FAIL setup\n");
+		failures++;
+		return;
+	}
+	const char *const made[] = { "dvb", "dvb/adapter3", "dvb/adapter4", "dvb/adapter5" };
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dev, made[i]);
+		mkdir(path, 0755);
+	}
+	snprintf(path, sizeof(path), "%s/dvb/adapter3/video0", dev);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	snprintf(path, sizeof(path), "%s/dvb/adapter4/dvr0", dev);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	CHECK_LABELLED("our node there: taken", ffdvbd_adapter_check_free(dev, 3) == -EBUSY);
+	CHECK_LABELLED("a real card's dvr0 there: taken", ffdvbd_adapter_check_free(dev, 4) == -EBUSY);
+	CHECK_LABELLED("an empty folder: free", ffdvbd_adapter_check_free(dev, 5) == 0);
+	CHECK_LABELLED("no folder: free", ffdvbd_adapter_check_free(dev, 6) == 0);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/dvb/adapter3/video0", dev);
+	unlink(path);
+	for (int i = 3; i >= 0; i--) {
+		snprintf(path, sizeof(path), "%s/%s", dev, made[i]);
+		rmdir(path);
+	}
+	rmdir(dev);
+}
+
 int main(void)
 {
 	options();
+	taken_adapters();
 	control();
 	printf("%d/%d checks passed\n", checks - failures, checks);
 	return failures ? 1 : 0;

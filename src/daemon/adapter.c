@@ -1,0 +1,156 @@
+/* One emulated adapter: card + nodes + control socket (adapter.h). */
+#include "log.h"
+#include "adapter.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "ffdvb/card.h"
+#include "ffdvb/cuse.h"
+#include "ffdvb/decoder.h"
+#include "media.h"
+
+#define NODE_READY_TIMEOUT_MS 5000
+
+struct ffdvbd_adapter {
+	struct ffdvbd_adapter_options opt;
+	struct ffdvb_card *card;
+	struct ffdvb_cuse_dev *dev[FFDVB_NODE_COUNT];
+	struct ffdvbd_control *control;
+};
+
+static int taken(int adapter, const char *path)
+{
+	ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d is taken: %s exists (another ffdvbd or a real "
+		   "card); choose another number", adapter, path);
+	return -EBUSY;
+}
+
+int ffdvbd_adapter_check_free(const char *devdir, int adapter)
+{
+	char dir[96], path[384];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/dvb/adapter%d", devdir, adapter);
+	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, ffdvb_node_name(t));
+		if (access(path, F_OK) == 0)
+			return taken(adapter, path);
+	}
+	/* a real card's other nodes (dvr0, ca0, net0) take the number too */
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			closedir(d);
+			return taken(adapter, path);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+static int create_nodes(struct event_base *base, struct ffdvbd_adapter *ad, int verbose)
+{
+	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
+		char devname[64];
+		struct ffdvb_cuse_config cfg = {
+			.devname = devname,
+			.uid = ad->opt.uid,
+			.gid = ad->opt.gid,
+			.mode = ad->opt.mode,
+			.debug = verbose >= 2,
+		};
+
+		snprintf(devname, sizeof(devname), "dvb/adapter%d/%s", ad->opt.adapter,
+			 ffdvb_node_name(t));
+		ad->dev[t] = ffdvb_cuse_dev_new(base, &cfg, ffdvb_card_node_ops(t),
+						ffdvb_card_node(ad->card, t));
+		if (!ad->dev[t])
+			return -1;
+		ffdvb_card_set_wake(ad->card, t, ffdvb_cuse_dev_wake, ad->dev[t]);
+	}
+	/* CUSE answers INIT on the loop and fails silently on a busy number: check each node */
+	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
+		if (ffdvb_cuse_dev_wait_ready(ad->dev[t], NODE_READY_TIMEOUT_MS) < 0)
+			return -1;
+		ffdvbd_log(FFDVBD_LOG_INFO, "/dev/dvb/adapter%d/%s ready", ad->opt.adapter,
+				ffdvb_node_name(t));
+	}
+	return 0;
+}
+
+struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
+					  const struct ffdvbd_adapter_options *a, int verbose)
+{
+	struct ffdvbd_adapter *ad = calloc(1, sizeof(*ad));
+
+	if (!ad) {
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: out of memory", a->adapter);
+		return NULL;
+	}
+	ad->opt = *a;
+	struct ffdvb_decoder_config dec_cfg = {
+		.output = {
+			.kind = a->output,
+			.width = a->width,
+			.height = a->height,
+			.record = a->record[0] != '\0',
+			.audio = a->audio,
+		},
+		.deinterlace = a->deinterlace,
+	};
+	struct ffdvb_card_config card_cfg = {
+		.adapter = a->adapter,
+		.drain_rate = a->drain_rate,
+		.osd_memsize = a->osd_memsize,
+		.decoder = a->no_decode ? NULL : &dec_cfg,
+	};
+
+	ad->card = ffdvb_card_new(base, &card_cfg);
+	if (!ad->card) {
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: cannot create the card: %s", a->adapter,
+			strerror(errno));
+		goto fail;
+	}
+	if (create_nodes(base, ad, verbose) != 0)
+		goto fail;
+	ad->control = ffdvbd_control_new(base, ad->opt.control, ad->opt.gid, ad->card);
+	if (!ad->control)
+		goto fail;
+	if (ad->opt.record[0])
+		ffdvbd_control_set_record_dir(ad->control, ad->opt.record);
+	return ad;
+fail:
+	ffdvbd_adapter_free(ad);
+	return NULL;
+}
+
+void ffdvbd_adapter_write_record(struct ffdvbd_adapter *ad)
+{
+	if (ad->opt.record[0] && ffdvbd_write_record(ad->card, ad->opt.record) < 0)
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: cannot write the record to %s",
+			ad->opt.adapter, ad->opt.record);
+}
+
+void ffdvbd_adapter_free(struct ffdvbd_adapter *ad)
+{
+	if (!ad)
+		return;
+	ffdvbd_control_free(ad->control);
+	for (int t = FFDVB_NODE_COUNT - 1; t >= 0; t--) {
+		ffdvb_cuse_dev_free(ad->dev[t]);
+		if (ad->card)
+			ffdvb_card_set_wake(ad->card, t, NULL, NULL);
+	}
+	ffdvb_card_free(ad->card);
+	free(ad);
+}
