@@ -99,7 +99,10 @@ static void on_frame(void *ctx, AVFrame *frame, const struct es_frame_info *info
 	pthread_mutex_unlock(&dec->lock);
 }
 
-#define DRAIN_AFTER_NS 250000000 /* input dry this long: what the decoder holds comes out */
+/* input dry this long: what the decoder holds comes out. Long enough that a writer stalled by
+ * a busy machine is not taken for the end of the stream (a drain costs the references: the
+ * pictures up to the next key frame are lost) */
+#define DRAIN_AFTER_NS 1000000000
 
 static struct dec_packet drain_marker;
 

@@ -89,8 +89,9 @@ static int osd_message(int adapter, const char *text)
 }
 
 /* What was written is still in the device's buffers: wait as VDR does at the end of a
- * recording, until the STC (DMX_GET_STC on demux0) stands still for half a second (10 s at
- * most), so that closing video0 does not cut the end off. */
+ * recording, until the STC (DMX_GET_STC on demux0) stands still for 1.5 s (10 s at most; ffdvbd
+ * shows the pictures its decoder holds back after 1 s without data), so that closing video0
+ * does not cut the end off. */
 static void wait_played_out(int adapter)
 {
 	char path[64];
@@ -103,7 +104,7 @@ static void wait_played_out(int adapter)
 	fd = open(path, O_RDWR);
 	if (fd < 0)
 		return;
-	while (now_s() < end && now_s() - still_since < 0.5) {
+	while (now_s() < end && now_s() - still_since < 1.5) {
 		usleep(50000);
 		if (ioctl(fd, FFDVB_DMX_GET_STC, &stc) < 0)
 			break;
