@@ -72,7 +72,7 @@ grep '^picture' "$rec/pictures.log" | awk '$6 == 0 { print $7 }' > "$out/ours.md
 grep -v '^#' "$stream.framemd5" | awk -F', *' '{ print $6 }' > "$out/ffmpeg.md5"
 # in order and each equal to ffmpeg's picture; a TCG guest that falls behind real time (a busy
 # host) drops late pictures as a player must, so up to 5% may be missing, none out of place
-awk 'NR == FNR { want[n++] = $1; next }
+awk 'BEGIN { i = 0; n = 0 } NR == FNR { want[n++] = $1; next }
      { while (i < n && want[i] != $1) i++; if (i == n) bad++; else i++; got++ }
      END { exit !(bad == 0 && got >= n * 0.95) }' "$out/ffmpeg.md5" "$out/ours.md5"
 check $? "pictures: $(wc -l < "$out/ours.md5") presented, in order, each equal to ffmpeg's decode ($(wc -l < "$out/ffmpeg.md5") pictures)"
