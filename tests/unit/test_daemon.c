@@ -18,23 +18,10 @@
 #include "daemon/adapter.h"
 #include "daemon/control.h"
 #include "daemon/options.h"
+#include "test_daemon_util.h"
 #include "ffdvb/card.h"
 #include "ffdvb/output.h"
 
-/* parses ffdvbd's command line with no default config file */
-static int parse(struct ffdvbd_options *o, ...)
-{
-	char *argv[32] = { "ffdvbd" };
-	int argc = 1;
-	va_list ap;
-
-	va_start(ap, o);
-	for (char *a; argc < 31 && (a = va_arg(ap, char *));)
-		argv[argc++] = a;
-	va_end(ap);
-	argv[argc] = NULL;
-	return ffdvbd_parse_options_with(argc, argv, NULL, o);
-}
 
 static void options(void)
 {

@@ -14,6 +14,7 @@
 #include "daemon/config.h"
 #include "daemon/ini.h"
 #include "daemon/options.h"
+#include "test_daemon_util.h"
 #include "daemon/privileges.h"
 #include "ffdvb/output.h"
 
@@ -168,18 +169,6 @@ static void semantics(void)
 	(void)video;
 }
 
-static int parse(struct ffdvbd_options *o, ...)
-{
-	char *argv[32] = { "ffdvbd" };
-	int argc = 1;
-	va_list ap;
-
-	va_start(ap, o);
-	for (char *a; argc < 31 && (a = va_arg(ap, char *));)
-		argv[argc++] = a;
-	va_end(ap);
-	return ffdvbd_parse_options_with(argc, argv, NULL, o);
-}
 
 static void command_line_wins(void)
 {

@@ -18,21 +18,10 @@ out=${VM_OUT:-$(mktemp -d)}
 log=$out/$daemon.log
 ready_timeout=20                            # s; TCG and the sanitizers make start-up slow
 tool_timeout=${FFDVB_CONFORM_TIMEOUT:-300}  # s per conformance tool run
-passed=0 failed=0 hung=
+hung=
 
-pass() { echo "PASS $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
-check() { if [ "$1" = 0 ]; then shift; pass "$@"; else shift; fail "$@"; fi; }
-finish() {
-  if [ "$failed" != 0 ] && [ -s "$log" ]; then
-    echo "--- last lines of $log"
-    tail -n 40 "$log"
-  fi
-  echo "conform.sh ($daemon): $passed passed, $failed failed"
-  [ "$failed" = 0 ]
-  exit $?
-}
-alive() { [ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+name="conform.sh ($daemon)"
+. "$(dirname "$0")/lib.sh"
 
 for f in "$daemon" ffdvbctl ffdvb-conform; do
   [ -x "$bin/$f" ] || { fail "setup: $bin/$f is not built"; finish; }

@@ -21,21 +21,9 @@ nodes="video0 audio0 osd0 demux0 frontend0"
 log=$out/ffdvbd.log
 conf=$out/ffdvbd.conf
 ready_timeout=30
-passed=0 failed=0
 
-pass() { echo "PASS $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
-check() { if [ "$1" = 0 ]; then shift; pass "$@"; else shift; fail "$@"; fi; }
-finish() {
-  if [ "$failed" != 0 ] && [ -s "$log" ]; then
-    echo "--- last lines of $log"
-    tail -n 40 "$log"
-  fi
-  echo "daemon.sh: $passed passed, $failed failed"
-  [ "$failed" = 0 ]
-  exit $?
-}
-alive() { [ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+name=daemon.sh
+. "$(dirname "$0")/lib.sh"
 answers() { "$bin/ffdvbctl" --adapter "$1" status > /dev/null 2>&1; }
 nodes_left() {   # nodes_left ADAPTER...: the nodes of these adapters that still exist
   for a in "$@"; do

@@ -15,16 +15,8 @@ out=${VM_OUT:-$(mktemp -d)}
 rec=$out/record
 log=$out/$daemon-play.log
 stream=$streams/vm_play.ts
-passed=0 failed=0
-pass() { echo "PASS $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
-check() { if [ "$1" = 0 ]; then shift; pass "$@"; else shift; fail "$@"; fi; }
-finish() {
-  [ "$failed" != 0 ] && [ -s "$log" ] && { echo "--- last lines of $log"; tail -n 30 "$log"; }
-  echo "play.sh: $passed passed, $failed failed"
-  [ "$failed" = 0 ]
-  exit $?
-}
+name=play.sh
+. "$(dirname "$0")/lib.sh"
 for f in "$daemon" ffdvbctl ffdvb-play; do
   [ -x "$bin/$f" ] || { fail "setup: $bin/$f is not built"; finish; }
 done
