@@ -46,9 +46,10 @@ wait $ppid
 check $? "ffdvb-play: exit status 0 ($(cat "$out/play.out"))"
 written=$(sed -n 's/^played [0-9]* bytes in \([0-9.]*\) s$/\1/p' "$out/play.out")
 end=$(date +%s.%N)
-# paced by the device: all writes take the duration minus what the buffers hold (< 1.5 s)
-awk -v w="${written:-0}" -v d="$duration" 'BEGIN { exit !(w >= d - 1.5 && w <= d + 1.5) }'
-check $? "pacing: the writes of $duration s of stream took ${written:-?} s"
+# paced by the device: the writes cannot run ahead of real time by more than the buffers
+# hold (< 1.5 s). They may take longer when a busy host starves the TCG guest: not checked.
+awk -v w="${written:-0}" -v d="$duration" 'BEGIN { exit !(w >= d - 1.5) }'
+check $? "pacing: the writes of $duration s of stream took ${written:-?} s (at least $duration - 1.5)"
 
 # the PNG: signature and IHDR size 720x576
 sig=$(od -An -tx1 -N8 "$out/shot.png" 2>/dev/null | tr -d ' \n')
