@@ -1,6 +1,7 @@
 /* One emulated adapter: card + nodes + control socket (adapter.h). */
 #include "log.h"
 #include "adapter.h"
+#include "trace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,7 @@ struct ffdvbd_adapter {
 	struct ffdvbd_adapter_options opt;
 	struct ffdvb_card *card;
 	struct ffdvb_cuse_dev *dev[FFDVB_NODE_COUNT];
+	struct ffdvbd_trace *trace; /* between the transport and the card: ffdvbctl trace */
 	struct ffdvbd_control *control;
 };
 
@@ -72,8 +74,8 @@ static int create_nodes(struct event_base *base, struct ffdvbd_adapter *ad, int 
 
 		snprintf(devname, sizeof(devname), "dvb/adapter%d/%s", ad->opt.adapter,
 			 ffdvb_node_name(t));
-		ad->dev[t] = ffdvb_cuse_dev_new(base, &cfg, ffdvb_card_node_ops(t),
-						ffdvb_card_node(ad->card, t));
+		ad->dev[t] = ffdvb_cuse_dev_new(base, &cfg, ffdvbd_trace_ops(),
+						ffdvbd_trace_node(ad->trace, t));
 		if (!ad->dev[t])
 			return -1;
 		ffdvb_card_set_wake(ad->card, t, ffdvb_cuse_dev_wake, ad->dev[t]);
@@ -121,11 +123,17 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 			strerror(errno));
 		goto fail;
 	}
+	ad->trace = ffdvbd_trace_new(ad->card, a->adapter);
+	if (!ad->trace) {
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: out of memory", a->adapter);
+		goto fail;
+	}
 	if (create_nodes(base, ad, verbose) != 0)
 		goto fail;
 	ad->control = ffdvbd_control_new(base, ad->opt.control, ad->opt.gid, ad->card);
 	if (!ad->control)
 		goto fail;
+	ffdvbd_control_set_trace(ad->control, ad->trace);
 	if (ad->opt.record[0])
 		ffdvbd_control_set_record_dir(ad->control, ad->opt.record);
 	return ad;
@@ -152,5 +160,6 @@ void ffdvbd_adapter_free(struct ffdvbd_adapter *ad)
 			ffdvb_card_set_wake(ad->card, t, NULL, NULL);
 	}
 	ffdvb_card_free(ad->card);
+	ffdvbd_trace_free(ad->trace);
 	free(ad);
 }

@@ -18,6 +18,7 @@
 
 #include "ffdvb/card.h"
 #include "media.h"
+#include "trace.h"
 
 #define MAX_COMMAND 256
 #define CLIENT_TIMEOUT_S 5 /* a client that never sends its line is dropped */
@@ -25,6 +26,7 @@
 struct client {
 	struct ffdvbd_control *ctl;
 	struct bufferevent *bev;
+	int tracing; /* streams the call trace until it goes away */
 	struct client *prev, *next;
 };
 
@@ -36,7 +38,13 @@ struct ffdvbd_control {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct client *clients;
 	const char *record_dir; /* --record, or NULL */
+	struct ffdvbd_trace *trace;
 };
+
+void ffdvbd_control_set_trace(struct ffdvbd_control *ctl, struct ffdvbd_trace *trace)
+{
+	ctl->trace = trace;
+}
 
 void ffdvbd_control_set_record_dir(struct ffdvbd_control *ctl, const char *dir)
 {
@@ -51,6 +59,8 @@ static void client_free(struct client *c)
 		c->ctl->clients = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	if (c->tracing)
+		ffdvbd_trace_unlisten(c->ctl->trace, c->bev);
 	bufferevent_free(c->bev);
 	free(c);
 }
@@ -73,7 +83,7 @@ static char *answer(struct ffdvbd_control *ctl, const char *line, size_t *len)
 			fputc('\n', f);
 	} else if (!ffdvbd_media_command(ctl->card, ctl->record_dir, line, f)) {
 		fprintf(f, "error: unknown command '%.64s' (try: status, status --json, screenshot, "
-			"record, decoder)\n", line);
+			"record, decoder, trace, osd-window N, osd-plane)\n", line);
 	}
 	if (fclose(f) != 0) {
 		free(text);
@@ -96,8 +106,40 @@ static void on_client_gone(struct bufferevent *bev, short what, void *arg)
 	client_free(arg);
 }
 
+/* a trace listener: its half-close is fine, a failed write or a hang-up ends it */
+static void on_trace_event(struct bufferevent *bev, short what, void *arg)
+{
+	(void)bev;
+	if (what & (BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT) ||
+	    ((what & BEV_EVENT_EOF) && (what & BEV_EVENT_WRITING)))
+		client_free(arg);
+}
+
+static void start_trace(struct client *c)
+{
+	static const char head[] = "# ffdvbd call trace: node#file request = result\n";
+
+	bufferevent_disable(c->bev, EV_READ);
+	bufferevent_set_timeouts(c->bev, NULL, NULL);
+	if (!c->ctl->trace || ffdvbd_trace_listen(c->ctl->trace, c->bev) < 0 ||
+	    bufferevent_write(c->bev, head, sizeof(head) - 1) != 0) {
+		static const char busy[] = "error: no more trace listeners\n";
+
+		bufferevent_write(c->bev, busy, sizeof(busy) - 1);
+		bufferevent_setcb(c->bev, NULL, on_client_written, on_client_gone, c);
+		return;
+	}
+	c->tracing = 1;
+	bufferevent_setcb(c->bev, NULL, NULL, on_trace_event, c);
+	bufferevent_enable(c->bev, EV_WRITE);
+}
+
 static void respond(struct client *c, const char *line)
 {
+	if (!strcmp(line, "trace")) {
+		start_trace(c);
+		return;
+	}
 	size_t len = 0;
 	char *text = answer(c->ctl, line, &len);
 

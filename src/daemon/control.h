@@ -20,6 +20,10 @@ struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *p
 /* The folder the "record" command writes to (kept by reference), NULL = none. */
 void ffdvbd_control_set_record_dir(struct ffdvbd_control *ctl, const char *dir);
 
+/* The adapter's call trace, streamed to clients that send "trace". */
+struct ffdvbd_trace;
+void ffdvbd_control_set_trace(struct ffdvbd_control *ctl, struct ffdvbd_trace *trace);
+
 /* Closes the clients and the socket and removes the socket file. Accepts NULL. */
 void ffdvbd_control_free(struct ffdvbd_control *ctl);
 

@@ -36,6 +36,9 @@ check $? "daemon: ready"
 # the stream's duration from its PTS (host-made list: one line per picture, 25 fps)
 pictures=$(grep -vc '^#' "$stream.framemd5")
 duration=$(awk -v n="$pictures" 'BEGIN { printf "%.2f", n / 25 }')
+"$bin/ffdvbctl" trace > "$out/trace.log" 2>&1 &
+tracer=$!
+sleep 0.5
 start=$(date +%s.%N)
 "$bin/ffdvb-play" --osd "ffdvb says hello" --hold 1 "$stream" > "$out/play.out" 2>&1 &
 ppid=$!
@@ -77,6 +80,22 @@ check $? "sound: $samples samples played (at least $want)"
 shown=$(sed -n 's/.*"video_shown":\([0-9]*\).*/\1/p' "$out/status.json")
 [ "${shown:-0}" -ge $((pictures * 95 / 100)) ] && [ "${shown:-0}" -eq "$(wc -l < "$out/ours.md5")" ]
 check $? "status: video_shown ${shown:-?} = the pictures recorded"
+
+# the call trace of the client, and of a scripted one that gets errnos (read-only openers)
+"$bin/ffdvb-conform" --only readonly /dev/dvb/adapter0 > "$out/conform-readonly.log" 2>&1
+sleep 0.5
+kill "$tracer" 2>/dev/null
+wait "$tracer" 2>/dev/null
+tr='adapter0/video0#[0-9]*'
+for want in "$tr open(O_RDWR) = 0" "$tr ioctl VIDEO_SELECT_SOURCE(1) = 0" "$tr ioctl VIDEO_PLAY(0) = 0" \
+            "adapter0/audio0#[0-9]* ioctl AUDIO_SET_AV_SYNC(1) = 0" "$tr write(188) = 188" \
+            "adapter0/osd0#[0-9]* ioctl OSD_SEND_CMD({...}, 17 bytes) = 0" \
+            "adapter0/demux0#[0-9]* ioctl DMX_GET_STC({...}) = 0" "$tr close" \
+            "$tr open(O_RDONLY|O_NONBLOCK) = 0" "$tr ioctl VIDEO_PLAY(1) = -EPERM" \
+            "$tr ioctl VIDEO_GET_STATUS({...}) = 0"; do
+  grep -q " $want\$" "$out/trace.log"
+  check $? "trace: a line '$want'"
+done
 
 # the OSD message of ffdvb-play stays after it closed osd0, as on the card: window 1, 600x48
 mkdir -p "$out/osd"

@@ -4,6 +4,7 @@
  *   ffdvbctl [...] record                writes the headless record (ffdvbd --record DIR)
  *   ffdvbctl [...] decoder               one line of decoder statistics
  *   ffdvbctl [...] osd-dump DIR          each open OSD window as DIR/window-N.png
+ *   ffdvbctl [...] trace                 the live call trace of the nodes, until interrupted
  * Writes the command line, prints the daemon's answer (screenshot: writes it to FILE). Exit 0 on success, 1 with a one-line
  * error when the daemon is not there or refuses the command, 2 on usage errors. */
 #include <errno.h>
@@ -26,6 +27,8 @@ static void usage(FILE *out)
 		     "  record              write the headless record (ffdvbd --record DIR)\n"
 		     "  decoder             decoder statistics\n"
 		     "  osd-dump DIR        each open OSD window as DIR/window-N.png\n"
+		     "  trace               every open/close/read/write/ioctl on the nodes, live,\n"
+		     "                      until interrupted\n"
 		     "options:\n"
 		     "  -a, --adapter N     talk to the daemon of /dev/dvb/adapterN (default 0)\n"
 		     "  -c, --control PATH  control socket (default /run/ffdvb/adapterN.sock)\n"
@@ -126,6 +129,36 @@ fail:
 	return NULL;
 }
 
+/* "trace": the daemon keeps the connection and writes a line per call; copy to stdout, line
+ * by line, until it closes or we are interrupted */
+static int stream_trace(const struct sockaddr_un *sa)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	char buf[8192];
+	ssize_t n;
+
+	if (fd < 0 || connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) != 0) {
+		fprintf(stderr, "ffdvbctl: ffdvbd is not running at %s: %s\n", sa->sun_path,
+			strerror(errno));
+		return 1;
+	}
+	if (write_all(fd, "trace\n", 6) != 0) {
+		fprintf(stderr, "ffdvbctl: sending to %s: %s\n", sa->sun_path, strerror(errno));
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)) {
+		if (n > 0 && fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
+			break;
+		if (n > 0 && !memcmp(buf, "error: ", 7)) {
+			close(fd);
+			return 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 static char *ask_quiet(const struct sockaddr_un *sa, const char *command, size_t *len)
 {
 	char *a;
@@ -188,6 +221,7 @@ int main(int argc, char **argv)
 	const char *control = NULL;
 	char command[64];
 	const char *shot = NULL, *dump = NULL;
+	int trace = 0;
 	int adapter = 0, json = 0, c;
 
 	while ((c = getopt_long(argc, argv, "+a:c:h", longopts, NULL)) != -1) {
@@ -235,6 +269,8 @@ int main(int argc, char **argv)
 		}
 		shot = argv[optind + 1];
 		snprintf(command, sizeof(command), "screenshot\n");
+	} else if (!strcmp(argv[optind], "trace") && argc - optind == 1) {
+		trace = 1;
 	} else if (!strcmp(argv[optind], "osd-dump")) {
 		if (argc - optind != 2) {
 			fprintf(stderr, "ffdvbctl: osd-dump: expected one DIR\n");
@@ -260,6 +296,8 @@ int main(int argc, char **argv)
 
 	if (dump)
 		return osd_dump(&sa, dump);
+	if (trace)
+		return stream_trace(&sa);
 	size_t len;
 	char *answer = ask(&sa, command, &len);
 
