@@ -81,6 +81,15 @@ shown=$(sed -n 's/.*"video_shown":\([0-9]*\).*/\1/p' "$out/status.json")
 [ "${shown:-0}" -ge $((pictures * 95 / 100)) ] && [ "${shown:-0}" -eq "$(wc -l < "$out/ours.md5")" ]
 check $? "status: video_shown ${shown:-?} = the pictures recorded"
 
+# the OSD message of ffdvb-play stays after it closed osd0, as on the card: window 1, 600x48
+# (before the scripted client below, whose final reset closes every window)
+mkdir -p "$out/osd"
+"$bin/ffdvbctl" osd-dump "$out/osd" > "$out/osd-dump.out"
+check $? "ffdvbctl osd-dump ($(head -1 "$out/osd-dump.out"))"
+odims=$(od -An -tu1 -j16 -N8 "$out/osd/window-1.png" 2>/dev/null | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }')
+[ "$odims" = 600x48 ]
+check $? "osd-dump: window-1.png is 600x48 (got $odims)"
+
 # the call trace of the client, and of a scripted one that gets errnos (read-only openers)
 "$bin/ffdvb-conform" --only readonly /dev/dvb/adapter0 > "$out/conform-readonly.log" 2>&1
 sleep 0.5
@@ -96,14 +105,6 @@ for want in "$tr open(O_RDWR) = 0" "$tr ioctl VIDEO_SELECT_SOURCE(1) = 0" "$tr i
   grep -q " $want\$" "$out/trace.log"
   check $? "trace: a line '$want'"
 done
-
-# the OSD message of ffdvb-play stays after it closed osd0, as on the card: window 1, 600x48
-mkdir -p "$out/osd"
-"$bin/ffdvbctl" osd-dump "$out/osd" > "$out/osd-dump.out"
-check $? "ffdvbctl osd-dump ($(head -1 "$out/osd-dump.out"))"
-odims=$(od -An -tu1 -j16 -N8 "$out/osd/window-1.png" 2>/dev/null | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }')
-[ "$odims" = 600x48 ]
-check $? "osd-dump: window-1.png is 600x48 (got $odims)"
 
 kill -TERM "$pid"
 wait "$pid"
