@@ -20,7 +20,7 @@ ready_timeout=20                            # s; TCG and the sanitizers make sta
 tool_timeout=${FFDVB_CONFORM_TIMEOUT:-300}  # s per conformance tool run
 hung=
 
-name="conform.sh ($daemon)"
+script_name="conform.sh ($daemon)"
 . "$(dirname "$0")/lib.sh"
 
 for f in "$daemon" ffdvbctl ffdvb-conform; do
@@ -144,14 +144,7 @@ PY
   check $? "daemon: status JSON parses, no files left open, data and errors counted"
 
   # SIGTERM: clean exit 0, nodes gone. A watchdog kills a daemon that hangs.
-  kill -TERM "$pid"
-  ( sleep 15; kill -KILL "$pid" 2>/dev/null ) &
-  watchdog=$!
-  wait "$pid"
-  rc=$?
-  kill "$watchdog" 2>/dev/null
-  [ "$rc" = 0 ]
-  check $? "daemon: SIGTERM -> exit status 0 (got $rc)"
+  stop_daemon "$pid"
   i=0 left=
   while [ "$i" -lt 50 ]; do
     left=

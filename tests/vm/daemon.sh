@@ -22,7 +22,7 @@ log=$out/ffdvbd.log
 conf=$out/ffdvbd.conf
 ready_timeout=30
 
-name=daemon.sh
+script_name=daemon.sh
 . "$(dirname "$0")/lib.sh"
 answers() { "$bin/ffdvbctl" --adapter "$1" status > /dev/null 2>&1; }
 nodes_left() {   # nodes_left ADAPTER...: the nodes of these adapters that still exist
@@ -177,14 +177,7 @@ alive "$pid" && answers 1 && [ -c /dev/dvb/adapter1/video0 ]
 check $? "second daemon: the first one and its nodes are untouched"
 
 # --- SIGTERM: exit 0, nodes and sockets gone
-kill -TERM "$pid"
-( sleep 15; kill -KILL "$pid" 2>/dev/null ) &
-watchdog=$!
-wait "$pid"
-rc=$?
-kill "$watchdog" 2>/dev/null
-[ "$rc" = 0 ]
-check $? "daemon: SIGTERM -> exit status 0 (got $rc)"
+stop_daemon "$pid"
 i=0
 while [ -n "$(nodes_left 0 1)" ] && [ "$i" -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
 left=$(nodes_left 0 1)

@@ -15,7 +15,7 @@ out=${VM_OUT:-$(mktemp -d)}
 rec=$out/record
 log=$out/$daemon-play.log
 stream=$streams/vm_play.ts
-name=play.sh
+script_name=play.sh
 . "$(dirname "$0")/lib.sh"
 for f in "$daemon" ffdvbctl ffdvb-play; do
   [ -x "$bin/$f" ] || { fail "setup: $bin/$f is not built"; finish; }
@@ -106,7 +106,5 @@ for want in "$tr open(O_RDWR) = 0" "$tr ioctl VIDEO_SELECT_SOURCE(1) = 0" "$tr i
   check $? "trace: a line '$want'"
 done
 
-kill -TERM "$pid"
-wait "$pid"
-check $? "daemon: exit status 0 after SIGTERM"
+stop_daemon "$pid"
 finish
