@@ -422,6 +422,11 @@ static int ready(struct pres *p, uint64_t now, uint64_t next, int video_on, int 
 
 	if (!video_on && !audio_on)
 		return 0;
+	/* A frozen picture holds virtual time too: otherwise the sound of AUDIO_CONTINUE, which
+	 * VDR sends just before VIDEO_CONTINUE, could play ahead by all it has queued in the
+	 * instant between them, and the pictures would then be late. */
+	if (p->st.video == FFDVB_DEC_VIDEO_FROZEN)
+		return 0;
 	if (video_on && !v->out_head && !starved(dec, v))
 		return 0;
 	if (audio_on && !starved(dec, a)) {
