@@ -19,6 +19,7 @@ Streams (2 s each unless said otherwise; video 25 fps, audio 48 kHz stereo unles
   hd_h264_1080i.ts   1920x1080 interlaced H.264 (x264, tff) + MP2
   sd_h264_mp2.ts     720x576 progressive H.264 + MP2
   eac3.ts            MPEG-2 + E-AC-3
+  s302m.ts           MPEG-2 + SMPTE 302M 16-bit stereo (DVB uncompressed audio, as vidtv sends)
   still.m2v          the first picture of sd_mpeg2_mp2.ts as a raw MPEG-2 elementary stream
                      (sequence header + I-picture, as VIDEO_STILLPICTURE gets it)
   tone.ac3           raw AC-3 stereo (for IEC 61937 bursts built by the tests)
@@ -94,6 +95,9 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 	eac3.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
 			-c:a eac3 -b:a 192k -f mpegts "$2" ;;
+	s302m.ts)
+		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
+			-c:a s302m -sample_fmt s16 -strict -2 -f mpegts "$2" ;;
 	still.m2v)
 		sh "$0" "$out" sd_mpeg2_mp2.ts >/dev/null
 		ff -i "$out/sd_mpeg2_mp2.ts" -map 0:v -frames:v 1 -c copy -f mpeg2video "$2" ;;
@@ -118,7 +122,7 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 
 # the names gen_one knows (checked before anything is made)
 NAMES="sd_mpeg2_mp2.ts sd_mpeg2_mp2.mpg sd_mpeg2_ac3.ts sd_mpeg2_ac3.mpg sd_mpeg2_lpcm.mpg
-sd_mpeg1_mp3.mpg hd_mpeg2_1080i.ts hd_h264_1080i.ts sd_h264_mp2.ts eac3.ts still.m2v tone.ac3
+sd_mpeg1_mp3.mpg hd_mpeg2_1080i.ts hd_h264_1080i.ts sd_h264_mp2.ts eac3.ts s302m.ts still.m2v tone.ac3
 avsync.ts resize_a.ts resize_b.ts resize.ts"
 for name in "$@"; do
 	case " $(echo $NAMES) " in

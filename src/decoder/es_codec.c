@@ -118,7 +118,8 @@ static int start_parser(struct es *es)
 	if (es->c.parser)
 		av_parser_close(es->c.parser);
 	es->c.parser = NULL;
-	if (es->c.id == AV_CODEC_ID_PCM_DVD) /* LPCM: every packet is a unit */
+	/* LPCM and SMPTE 302M: every packet is a unit (and libavcodec has no parser for them) */
+	if (es->c.id == AV_CODEC_ID_PCM_DVD || es->c.id == AV_CODEC_ID_S302M)
 		return 0;
 	es->c.parser = av_parser_init(es->c.id);
 	if (!es->c.parser)

@@ -34,6 +34,7 @@ enum es_bd_mode {
 	ES_BD_DVD_AC3,   /* DVD substream 0x80-0x87: 4-byte header, then AC-3 */
 	ES_BD_LPCM,      /* DVD substream 0xA0-0xAF: 7-byte header, then PCM */
 	ES_BD_IEC,       /* IEC 61937 bursts carried as LPCM samples (MPlayer -ac hwac3) */
+	ES_BD_S302M,     /* SMPTE 302M: AES3 header (size, channels, bits), then packed PCM */
 };
 
 #define ES_DEINT_FIFO 64
@@ -90,6 +91,11 @@ struct es {
 				       that PES was skipped, e.g. a subpicture) */
 	uint8_t lpcm_hdr[3];        /* the last DVD LPCM header (emphasis.., quant/freq/ch, drc) */
 	struct es_iec iec;
+	struct {                    /* one SMPTE 302M PES gathered across fragments */
+		uint8_t *buf;
+		size_t len, need;
+		int64_t pts;
+	} s302m;
 };
 
 /* es_detect.c ----------------------------------------------------------------------------- */

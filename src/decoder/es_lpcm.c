@@ -10,6 +10,9 @@
  *    (big-endian as LPCM carries them; little-endian accepted too), Pc = data type (1 AC-3,
  *    21 E-AC-3), Pd = payload length (bits for AC-3, bytes for E-AC-3); the payload is
  *    AC-3 in the same 16-bit words and goes to the AC-3 parser.
+ *  - SMPTE 302M (DVB's uncompressed audio, vidtv's only stream): a 4-byte AES3 header whose
+ *    first 16 bits count the payload bytes after it; libavcodec's s302m decoder wants exactly
+ *    one PES payload per packet, so the fragments are gathered first.
  * A PES larger than the repacker's 2048 bytes arrives split: continuation fragments carry no
  * substream header and continue what the first one started. Other substreams (DTS 0x88-0x8F,
  * subpictures 0x20-0x3F) are skipped. */
@@ -48,10 +51,71 @@ static void lpcm_data(struct es *es, const uint8_t *d, size_t n, int64_t pts)
 
 /* ---- IEC 61937 -------------------------------------------------------------------------- */
 
-void es_iec_reset(struct es *es)
+void es_iec_reset(struct es *es) /* and the 302M gathering: both hold private stream 1 state */
 {
 	free(es->iec.buf);
 	memset(&es->iec, 0, sizeof(es->iec));
+	free(es->s302m.buf);
+	memset(&es->s302m, 0, sizeof(es->s302m));
+}
+
+/* ---- SMPTE 302M ------------------------------------------------------------------------- */
+
+/* audio_packet_size(16) number_channels(2) channel_identification(8) bits_per_sample(2)
+ * alignment_bits(4): 2/4/6/8 channels of 16/20/24-bit samples, packed in pairs of channels
+ * (5, 6 or 7 bytes per pair), zero alignment bits. */
+static size_t s302m_need(const uint8_t *p, size_t n)
+{
+	size_t size, pair;
+	unsigned int bits;
+
+	if (n < 4)
+		return 0;
+	size = (size_t)p[0] << 8 | p[1];
+	bits = (p[3] >> 4) & 3;
+	if (bits == 3 || (p[3] & 0x0F) || size == 0)
+		return 0;
+	pair = 5 + bits;
+	if (size % (pair * (1 + (p[2] >> 6))))
+		return 0;
+	return size + 4;
+}
+
+static void s302m_data(struct es *es, const uint8_t *d, size_t n)
+{
+	size_t take;
+
+	if (!es->s302m.need)
+		return;
+	take = n < es->s302m.need - es->s302m.len ? n : es->s302m.need - es->s302m.len;
+	memcpy(es->s302m.buf + es->s302m.len, d, take);
+	es->s302m.len += take;
+	es->st.skipped_bytes += n - take;
+	if (es->s302m.len == es->s302m.need) {
+		es_codec_parse(es, es->s302m.buf, es->s302m.len, es->s302m.pts, AV_NOPTS_VALUE);
+		es->s302m.need = es->s302m.len = 0;
+	}
+}
+
+static int s302m_start(struct es *es, const uint8_t *p, size_t n, int64_t pts)
+{
+	size_t need = s302m_need(p, n);
+	uint8_t *buf;
+
+	if (!need || ensure(es, AV_CODEC_ID_S302M) < 0)
+		return -1;
+	if (es->s302m.len) /* the previous PES ended short: lost packets */
+		es->st.skipped_bytes += es->s302m.len;
+	buf = realloc(es->s302m.buf, need + AV_INPUT_BUFFER_PADDING_SIZE);
+	if (!buf)
+		return -1;
+	memset(buf + need, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+	es->s302m.buf = buf;
+	es->s302m.need = need;
+	es->s302m.len = 0;
+	es->s302m.pts = pts;
+	s302m_data(es, p, n);
+	return 0;
 }
 
 static unsigned int word(const uint8_t *p, int swapped)
@@ -228,6 +292,9 @@ static void continuation(struct es *es, const uint8_t *p, size_t n)
 	case ES_BD_IEC:
 		iec_data(es, p, n, AV_NOPTS_VALUE);
 		break;
+	case ES_BD_S302M:
+		s302m_data(es, p, n);
+		break;
 	default:
 		es->st.skipped_bytes += n;
 	}
@@ -263,6 +330,8 @@ void es_bd_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int c
 		memcpy(es->lpcm_hdr, p + 4, 3);
 		lpcm_substream(es, p + 7, n - 7, pts);
 		es->bd_cont = es->bd;
+	} else if (s302m_start(es, p, n, pts) == 0) {
+		es->bd = es->bd_cont = ES_BD_S302M;
 	} else {
 		es->st.skipped_bytes += n;
 	}

@@ -324,6 +324,7 @@ int main(void)
 		{ "sd_mpeg2_ac3.mpg", "ac3", 1.0 },
 		{ "eac3.ts", "eac3", 1.0 },
 		{ "sd_mpeg2_lpcm.mpg", "pcm_dvd", 0.0 },
+		{ "s302m.ts", "s302m", 0.0 },
 	};
 
 	av_log_set_level(AV_LOG_ERROR);
