@@ -15,13 +15,18 @@ RUN="console-setup-linux"
 # (bench/run.sh decode), useradd (tests/vm/daemon.sh: the user ffdvbd drops to)
 TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod
        file procps dvb-tools gcc-multilib clang libclang-rt-14-dev man-db systemd time passwd"
+# the clients the end-to-end tests run unmodified (tests/vm/vdr.sh): VDR with the plugin of the
+# full-featured cards, MPlayer with its mpegpes outputs
+E2E="vdr vdr-plugin-dvbsddevice mplayer"
 
 apt-get update
 # shellcheck disable=SC2086
-apt-get install -y --no-install-recommends $BUILD $LIBS $RUN $TESTS
+apt-get install -y --no-install-recommends $BUILD $LIBS $RUN $TESTS $E2E
 
-# The kernel the metapackage points at (for the VM tests); its headers build out-of-tree test
-# drivers (vidtv) for it.
+# The kernel the metapackage points at (for the VM tests); its headers and the sources of the
+# same series build the kernel's vidtv test driver (a virtual budget card) for it, which
+# Debian does not ship (scripts/vm/build-vidtv.sh).
 KVER=$(dpkg-query -W -f='${Depends}' linux-image-amd64 | sed -n 's/.*linux-image-\([^ ,]*\).*/\1/p')
-apt-get install -y --no-install-recommends "linux-headers-$KVER"
+SERIES=$(echo "$KVER" | cut -d. -f1,2)
+apt-get install -y --no-install-recommends "linux-headers-$KVER" "linux-source-$SERIES"
 echo "setup: done (VM kernel $KVER)"

@@ -15,6 +15,7 @@ struct event_base;
 struct ffdvb_card;
 struct ffdvb_decoder;
 struct ffdvb_decoder_config;
+struct ffdvb_tuner;
 
 enum ffdvb_node_type {
 	FFDVB_NODE_VIDEO,
@@ -22,10 +23,11 @@ enum ffdvb_node_type {
 	FFDVB_NODE_OSD,
 	FFDVB_NODE_DEMUX,
 	FFDVB_NODE_FRONTEND,
+	FFDVB_NODE_DVR,
 	FFDVB_NODE_COUNT
 };
 
-/* "video0", "audio0", "osd0", "demux0", "frontend0" */
+/* "video0", "audio0", "osd0", "demux0", "frontend0", "dvr0" */
 const char *ffdvb_node_name(enum ffdvb_node_type type);
 
 struct ffdvb_card_config {
@@ -35,6 +37,9 @@ struct ffdvb_card_config {
 	/* the decoder that plays what is written (its wake hook is the card's own); NULL: no
 	   decoder, the rings drain at drain_rate (flow-control tests without threads) */
 	const struct ffdvb_decoder_config *decoder;
+	/* what stands behind frontend0, demux0 and dvr0 (include/ffdvb/tuner.h), owned by the
+	   caller and outliving the card; NULL: the card uses a "none" tuner of its own */
+	struct ffdvb_tuner *tuner;
 };
 
 #define FFDVB_DEFAULT_DRAIN_RATE 1000000u /* ~8 Mbit/s: an SD stream in real time */

@@ -5,13 +5,14 @@
 
 #include "card_internal.h"
 
-static void audio_opened(struct card_file *f)
+static int audio_opened(struct card_file *f)
 {
 	struct ffdvb_card *card = f->node->card;
 
 	card_flush_audio(card);
 	card->audio.stream_source = FFDVB_AUDIO_SOURCE_DEMUX;
 	card_wake_av(card);
+	return 0;
 }
 
 static void audio_released(struct card_file *f)

@@ -13,6 +13,8 @@
 #include <event2/event.h>
 #include <linux/dvb/frontend.h>
 
+#include "ffdvb/tuner.h"
+
 #include "card_internal.h"
 
 /* Open limits: users (total), readers (O_RDONLY), writers (O_WRONLY/O_RDWR). */
@@ -28,6 +30,8 @@ static const struct {
 	[FFDVB_NODE_DEMUX] = { 256, 256, 256, EMFILE },
 	/* dvb_frontend: one writer, any number of read-only openers */
 	[FFDVB_NODE_FRONTEND] = { INT_MAX, INT_MAX, 1, EBUSY },
+	/* dmxdev's dvr: one reader and one writer at a time */
+	[FFDVB_NODE_DVR] = { INT_MAX, 1, 1, EBUSY },
 };
 
 static const struct card_node_impl *const impls[FFDVB_NODE_COUNT] = {
@@ -36,12 +40,13 @@ static const struct card_node_impl *const impls[FFDVB_NODE_COUNT] = {
 	[FFDVB_NODE_OSD] = &card_osd_impl,
 	[FFDVB_NODE_DEMUX] = &card_demux_impl,
 	[FFDVB_NODE_FRONTEND] = &card_frontend_impl,
+	[FFDVB_NODE_DVR] = &card_dvr_impl,
 };
 
 const char *ffdvb_node_name(enum ffdvb_node_type type)
 {
 	static const char *const names[FFDVB_NODE_COUNT] = {
-		"video0", "audio0", "osd0", "demux0", "frontend0"
+		"video0", "audio0", "osd0", "demux0", "frontend0", "dvr0"
 	};
 
 	return (unsigned int)type < FFDVB_NODE_COUNT ? names[type] : "?";
@@ -118,12 +123,18 @@ struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_ca
 	card->mixer.volume_left = card->mixer.volume_right = 255;
 	for (int i = 0; i < FFDVB_DMX_PES_OTHER; i++)
 		card->dmx_pids[i] = 0xffff; /* dvb_demux's "no PID" */
-	card->fe_delsys = SYS_DVBS;
 
+	card->tuner = card->cfg.tuner;
+	if (!card->tuner) { /* no hardware: a frontend that never locks */
+		char err[256];
+
+		card->tuner = ffdvb_tuner_new(base, "none", err, sizeof(err));
+		card->own_tuner = card->tuner != NULL;
+	}
 	card_repackers_init(card);
 	card->drain_ev = new_drain_event(base, card);
 	card->osd = ffdvb_osd_new(card->cfg.osd_memsize);
-	if (!card->drain_ev || !card->osd || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
+	if (!card->tuner || card_live_init(card) < 0 || !card->drain_ev || !card->osd || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
 	    card_ring_init(&card->aring, CARD_AUDIO_RING_SIZE)) {
 		ffdvb_card_free(card);
 		errno = ENOMEM;
@@ -143,7 +154,10 @@ void ffdvb_card_free(struct ffdvb_card *card)
 {
 	if (!card)
 		return;
+	card_live_free(card);
 	card_decoder_stop(card);
+	if (card->own_tuner)
+		ffdvb_tuner_free(card->tuner);
 	if (card->drain_ev) {
 		int fd = event_get_fd(card->drain_ev);
 
@@ -208,8 +222,19 @@ static int node_open(void *node_ptr, int flags, void **file)
 		node->writers++;
 	else
 		node->readers++;
-	if (impls[node->type]->opened)
-		impls[node->type]->opened(f);
+	if (impls[node->type]->opened) {
+		int r = impls[node->type]->opened(f);
+
+		if (r < 0) {
+			node->users--;
+			if (writer)
+				node->writers--;
+			else
+				node->readers--;
+			free(f);
+			return r;
+		}
+	}
 	*file = f;
 	return 0;
 }

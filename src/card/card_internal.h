@@ -76,6 +76,8 @@ struct card_file {
 	int flags;
 	int writer; /* opened O_WRONLY or O_RDWR */
 	struct card_dmx_filter dmx;
+	/* frontend0, demux0, dvr0: the tuner's file this one forwards to (tuner_link.c) */
+	struct ffdvb_tuner_file *tf;
 };
 
 /* ---- card state ------------------------------------------------------------------------- */
@@ -149,9 +151,18 @@ struct ffdvb_card {
 	struct card_file *dmx_decoder[FFDVB_DMX_PES_OTHER];
 	uint16_t dmx_pids[FFDVB_DMX_PES_OTHER];
 
-	/* frontend0 */
-	uint32_t fe_delsys;
-	uint32_t fe_props[CARD_DTV_PROPS];
+	/* what stands behind frontend0, demux0 and dvr0 (include/ffdvb/tuner.h) */
+	struct ffdvb_tuner *tuner;
+	int own_tuner; /* created by the card ("none"): freed with it */
+
+	/* live decoding from the demux (live.c): for video and audio, the card's own demux file
+	   with a TS tap on the PID of the decoder feed that a client started */
+	struct card_live {
+		struct ffdvb_tuner_file *tap;
+		uint16_t pid;
+		uint64_t packets, overflows;
+	} live[2]; /* CARD_LIVE_VIDEO, CARD_LIVE_AUDIO */
+	struct event *live_ev; /* pumps the taps into the rings from the loop */
 
 	/* the decoder and its glue (decode.c) */
 	struct ffdvb_decoder *dec;
@@ -165,7 +176,8 @@ struct ffdvb_card {
 /* ---- per node implementations ---------------------------------------------------------- */
 
 struct card_node_impl {
-	void (*opened)(struct card_file *f);   /* side effects after the counters allowed it */
+	/* side effects after the counters allowed the open; < 0 refuses it (-errno) */
+	int (*opened)(struct card_file *f);
 	void (*released)(struct card_file *f);
 	ssize_t (*read)(struct card_file *f, void *buf, size_t len, int nonblock);
 	ssize_t (*write)(struct card_file *f, const void *buf, size_t len, int nonblock);
@@ -178,6 +190,7 @@ extern const struct card_node_impl card_audio_impl;
 extern const struct card_node_impl card_osd_impl;
 extern const struct card_node_impl card_demux_impl;
 extern const struct card_node_impl card_frontend_impl;
+extern const struct card_node_impl card_dvr_impl;
 
 /* ---- shared helpers --------------------------------------------------------------------- */
 
@@ -228,6 +241,29 @@ void card_flush_video(struct ffdvb_card *card);
 void card_flush_audio(struct ffdvb_card *card);
 /* The decoder's part of the status: a "decoder":{...}, member (json) or a line. */
 void card_decoder_status(struct ffdvb_card *card, FILE *out, int json);
+
+/* tuner_link.c: frontend0, demux0 and dvr0 forward to a tuner file per client file */
+int card_tuner_attach(struct card_file *f, int dev); /* enum ffdvb_tuner_dev */
+void card_tuner_detach(struct card_file *f);
+/* A tuner result as the client sees it: -EAGAIN becomes a wait (-FFDVB_EBLOCK) for a blocking
+ * caller, -EWOULDBLOCK for a non-blocking one, -EINTR after a signal. */
+long card_tuner_result(long r, int nonblock, int interrupted);
+void card_tuner_status(struct ffdvb_card *card, FILE *out, int json); /* "tuner":{...}, */
+
+/* live.c: live decoding of the demux PIDs (the card's decoder feeds with DMX_OUT_DECODER) */
+#define CARD_LIVE_VIDEO 0
+#define CARD_LIVE_AUDIO 1
+int card_live_init(struct ffdvb_card *card);
+void card_live_free(struct ffdvb_card *card);
+/* Re-evaluates which PIDs are decoded live after a decoder feed started or stopped. */
+void card_live_update(struct ffdvb_card *card);
+/* Whether the decoder takes video/audio from the rings now (memory playback or live). */
+int card_video_active(const struct ffdvb_card *card);
+int card_audio_active(const struct ffdvb_card *card);
+/* Schedules a pump of the taps (after the decoder made room). */
+void card_live_kick(struct ffdvb_card *card);
+void card_live_pump(struct ffdvb_card *card); /* taps -> rings (card_feed_decoder calls it) */
+void card_live_status(struct ffdvb_card *card, FILE *out, int json);
 
 /* osd0 */
 void card_osd_changed(struct ffdvb_card *card); /* playback glue: pushes the OSD plane to the decoder if its generation moved */

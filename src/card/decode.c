@@ -97,14 +97,16 @@ void card_decoder_sync(struct ffdvb_card *card)
 
 	if (!card->dec)
 		return;
-	if (!(card->playing & CARD_PLAY_VIDEO))
-		st.video = FFDVB_DEC_VIDEO_STOPPED; /* live decoding from the demux: tuner issue */
+	if (!card_video_active(card))
+		st.video = FFDVB_DEC_VIDEO_STOPPED; /* neither memory playback nor a live PID */
 	else if (card->video.play_state == FFDVB_VIDEO_FREEZED)
 		st.video = FFDVB_DEC_VIDEO_FROZEN;
 	else
 		st.video = FFDVB_DEC_VIDEO_PLAYING;
-	st.audio_playing = (card->playing & CARD_PLAY_AUDIO) &&
-			   card->audio.play_state == FFDVB_AUDIO_PLAYING;
+	/* live audio plays once its PID is set, as the firmware's did; memory audio on AUDIO_PLAY */
+	st.audio_playing = (card->playing & CARD_PLAY_AUDIO)
+				   ? card->audio.play_state == FFDVB_AUDIO_PLAYING
+				   : card->live[CARD_LIVE_AUDIO].tap && card->audio.play_state != FFDVB_AUDIO_PAUSED;
 	st.audio_paused = card->audio.play_state == FFDVB_AUDIO_PAUSED;
 	st.blank = card->video.video_blank;
 	st.av_sync = card->audio.AV_sync_state;
@@ -177,17 +179,20 @@ void card_feed_decoder(struct ffdvb_card *card)
 
 	if (!card->dec)
 		return;
-	if (card->playing & CARD_PLAY_AUDIO)
+	card_live_pump(card);
+	if (card_audio_active(card))
 		moved += feed_ring(card, &card->aring, FFDVB_STREAM_AUDIO);
-	if (card->playing & CARD_PLAY_VIDEO) {
+	if (card_video_active(card)) {
 		moved += skip_still_copies(card);
 		if (card->video.play_state != FFDVB_VIDEO_FREEZED)
 			moved += feed_ring(card, &card->vring, FFDVB_STREAM_VIDEO);
 	}
 	while (ffdvb_decoder_size_event(card->dec, &w, &h, &num, &den))
 		card_video_size_changed(card, w, h, mpeg_aspect_of(num, den));
-	if (moved)
+	if (moved) {
 		card_wake_av(card); /* room in the rings: POLLOUT, blocked writers */
+		card_live_kick(card); /* and for what the taps hold */
+	}
 }
 
 void card_decoder_kick(struct ffdvb_card *card)

@@ -1,8 +1,12 @@
 /* demux0: the dvb-core dmxdev behaviour an application of the card sees (§8, clients.md §1.3):
- * one filter per open file, one decoder feed per pes_type per card, DMX_GET_STC. No TS flows
- * yet (tuning and the real demux are later issues), so nothing is ever readable. */
+ * one filter per open file, one decoder feed per pes_type per card, DMX_GET_STC. Data comes from
+ * the tuner (include/ffdvb/tuner.h): each client file has a tuner demux file. A tuner with a
+ * real dmxdev behind it checks the arguments itself and its errno wins; the software demux
+ * trusts this emulation's checks. Decoder feeds with DMX_OUT_DECODER are decoded live (live.c). */
 #include <errno.h>
 #include <string.h>
+
+#include "ffdvb/tuner.h"
 
 #include "card_internal.h"
 
@@ -17,10 +21,13 @@ static void filter_stop(struct card_file *f)
 		return;
 	if (flt->decoder_feed && card->dmx_decoder[flt->pes.pes_type] == f)
 		card->dmx_decoder[flt->pes.pes_type] = NULL;
-	flt->decoder_feed = 0;
 	card->rec_mode &= ~flt->rec_bit;
 	flt->rec_bit = 0;
 	flt->state = CARD_DMX_SET;
+	if (flt->decoder_feed) {
+		flt->decoder_feed = 0;
+		card_live_update(card);
+	}
 }
 
 static int is_ts_output(int output)
@@ -58,6 +65,8 @@ static int start_pes(struct card_file *f)
 		flt->rec_bit = type == FFDVB_DMX_PES_AUDIO0 ? CARD_PLAY_AUDIO : CARD_PLAY_VIDEO;
 		card->rec_mode |= flt->rec_bit;
 	}
+	if (flt->decoder_feed)
+		card_live_update(card);
 	return 0;
 }
 
@@ -141,7 +150,7 @@ static int set_sct_filter(struct card_file *f, const struct ffdvb_dmx_sct_filter
 	return (p->flags & FFDVB_DMX_IMMEDIATE_START) ? filter_start(f) : 0;
 }
 
-static int demux_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
+static int emulate_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 {
 	struct ffdvb_card *card = f->node->card;
 
@@ -155,11 +164,14 @@ static int demux_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		return set_sct_filter(f, io->buf);
 	case FFDVB_DMX_SET_PES_FILTER:
 		return set_pes_filter(f, io->buf);
-	case FFDVB_DMX_SET_BUFFER_SIZE:
+	case FFDVB_DMX_SET_BUFFER_SIZE: /* dmxdev: the same size is fine even while running */
+		if (f->dmx.buffer_size == io->arg)
+			return 0;
+		if (!io->arg)
+			return -EINVAL;
 		if (f->dmx.state >= CARD_DMX_GO)
 			return -EBUSY;
-		f->dmx.buffer_size = io->arg;
-		f->dmx.buffer_allocated = 0; /* reallocated at the next start */
+		f->dmx.buffer_size = io->arg; /* the new buffer exists at once */
 		return 0;
 	case FFDVB_DMX_GET_PES_PIDS:
 		memcpy(io->buf, card->dmx_pids, 5 * sizeof(uint16_t));
@@ -182,18 +194,43 @@ static int demux_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 	}
 }
 
+/* The card's own ioctls; the others go to the tuner's demux file too (see the top). */
+static int demux_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
+{
+	int r;
+
+	if (io->cmd == FFDVB_DMX_GET_PES_PIDS || io->cmd == FFDVB_DMX_GET_STC)
+		return emulate_ioctl(f, io);
+	if (ffdvb_tuner_validates_demux(f->node->card->tuner)) {
+		r = (int)card_tuner_result(ffdvb_tuner_ioctl(f->tf, io), io->nonblock,
+					   io->interrupted);
+		if (r < 0)
+			return r;
+		emulate_ioctl(f, io); /* the same dmxdev rules: keeps decoder feeds and states */
+		return r;
+	}
+	r = emulate_ioctl(f, io);
+	if (r < 0)
+		return r;
+	return (int)card_tuner_result(ffdvb_tuner_ioctl(f->tf, io), io->nonblock, io->interrupted);
+}
+
+static int demux_opened(struct card_file *f)
+{
+	f->dmx.buffer_size = 8192; /* dmxdev's default filter buffer */
+	return card_tuner_attach(f, FFDVB_TUNER_DEMUX);
+}
+
 static void demux_released(struct card_file *f)
 {
 	filter_stop(f); /* frees the decoder feed; the firmware keeps its PIDs (§8.1) */
+	card_tuner_detach(f);
 }
 
-/* dvb-core returns 0 (EOF) before a filter has ever been started: no buffer yet */
+/* dvb-core returns 0 (EOF) before a filter has ever been started: the tuner's file says so */
 static ssize_t demux_read(struct card_file *f, void *buf, size_t len, int nonblock)
 {
-	(void)buf, (void)len;
-	if (!f->dmx.buffer_allocated)
-		return 0;
-	return nonblock ? -EWOULDBLOCK : -FFDVB_EBLOCK;
+	return card_tuner_result(ffdvb_tuner_read(f->tf, buf, len), nonblock, 0);
 }
 
 static ssize_t demux_write(struct card_file *f, const void *buf, size_t len, int nonblock)
@@ -204,11 +241,11 @@ static ssize_t demux_write(struct card_file *f, const void *buf, size_t len, int
 
 static unsigned int demux_poll(struct card_file *f)
 {
-	(void)f;
-	return 0; /* never readable yet */
+	return ffdvb_tuner_poll(f->tf);
 }
 
 const struct card_node_impl card_demux_impl = {
+	.opened = demux_opened,
 	.released = demux_released,
 	.read = demux_read,
 	.write = demux_write,

@@ -80,6 +80,7 @@ static void stc_update(struct ffdvb_card *card)
 
 void card_play_state_changed(struct ffdvb_card *card)
 {
+	card_live_update(card); /* memory playback suspends live decoding and gives it back */
 	if (card->dec) { /* the decoder paces the rings and keeps the STC */
 		card_decoder_sync(card);
 		card_feed_decoder(card);

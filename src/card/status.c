@@ -60,6 +60,8 @@ static void status_json(struct ffdvb_card *card, FILE *out)
 		card->vrepack.stats.bad_headers + card->arepack.stats.bad_headers,
 		card->vrepack.stats.ts_tei + card->arepack.stats.ts_tei, card->repack_dropped);
 	card_decoder_status(card, out, 1);
+	card_tuner_status(card, out, 1);
+	card_live_status(card, out, 1);
 	fprintf(out, "\"stc\":%" PRIu64 ",\"osd_window\":%d,", card_stc(card),
 		ffdvb_osd_current_window(card->osd));
 	fprintf(out, "\"last_still\":{\"size\":%" PRIu32 ",\"fnv1a\":%" PRIu32 "},",
@@ -97,6 +99,8 @@ static void status_table(struct ffdvb_card *card, FILE *out)
 		card->vrepack.stats.bad_headers + card->arepack.stats.bad_headers,
 		card->vrepack.stats.ts_tei + card->arepack.stats.ts_tei, card->repack_dropped);
 	card_decoder_status(card, out, 0);
+	card_tuner_status(card, out, 0);
+	card_live_status(card, out, 0);
 	fprintf(out, "stc: %" PRIu64 "\n", card_stc(card));
 	fprintf(out, "last still picture: %" PRIu32 " bytes, fnv1a %" PRIu32 "\n",
 		card->last_still.size, card->last_still.fnv1a);

@@ -5,12 +5,12 @@
 
 #include "card_internal.h"
 
-static void video_opened(struct card_file *f)
+static int video_opened(struct card_file *f)
 {
 	struct ffdvb_card *card = f->node->card;
 
 	if (!f->writer)
-		return;
+		return 0;
 	card_flush_video(card); /* both rings, even if audio0 plays elsewhere */
 	card_flush_audio(card);
 	card->audio.AV_sync_state = 1; /* reported only, nothing is applied */
@@ -18,6 +18,7 @@ static void video_opened(struct card_file *f)
 	card->video_blank_internal = 1;
 	card_events_reset(card);
 	card_wake_av(card);
+	return 0;
 }
 
 static void video_released(struct card_file *f)

@@ -1,0 +1,72 @@
+/* The bounded buffer of a demux output, as dmxdev's ring behaves: a write that does not fit
+ * whole sets -EOVERFLOW and is dropped, and so is everything after it until read reports it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swdemux_internal.h"
+
+int swbuf_alloc(struct swbuf *b, size_t size)
+{
+	uint8_t *d = malloc(size);
+
+	if (!d)
+		return -ENOMEM;
+	free(b->data);
+	b->data = d;
+	b->size = size;
+	b->head = b->len = 0;
+	b->error = 0;
+	return 0;
+}
+
+void swbuf_release(struct swbuf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+void swbuf_flush(struct swbuf *b)
+{
+	b->head = b->len = 0;
+}
+
+static void put(struct swbuf *b, const uint8_t *p, size_t n)
+{
+	size_t tail = (b->head + b->len) % b->size;
+	size_t first = b->size - tail < n ? b->size - tail : n;
+
+	memcpy(b->data + tail, p, first);
+	memcpy(b->data, p + first, n - first);
+	b->len += n;
+}
+
+int swbuf_write2(struct swbuf *b, const uint8_t *a, size_t alen, const uint8_t *c, size_t clen)
+{
+	int was_empty = b->len == 0;
+
+	if (!b->data || b->error)
+		return 0;
+	if (b->size - b->len < alen + clen) {
+		b->error = -EOVERFLOW;
+		return 1;
+	}
+	put(b, a, alen);
+	if (clen)
+		put(b, c, clen);
+	return was_empty && b->len > 0;
+}
+
+size_t swbuf_read(struct swbuf *b, uint8_t *out, size_t len)
+{
+	size_t n = len < b->len ? len : b->len;
+	size_t first = b->size - b->head < n ? b->size - b->head : n;
+
+	memcpy(out, b->data + b->head, first);
+	memcpy(out + first, b->data, n - first);
+	b->head = (b->head + n) % b->size;
+	b->len -= n;
+	if (!b->len)
+		b->head = 0;
+	return n;
+}

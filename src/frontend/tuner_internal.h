@@ -1,0 +1,48 @@
+/* Backends behind include/ffdvb/tuner.h. tuner.c parses the spec, picks a backend and forwards
+ * every public call to its ops; a backend embeds struct ffdvb_tuner / ffdvb_tuner_file as the
+ * first member of its own structs. */
+#ifndef FFDVB_TUNER_INTERNAL_H
+#define FFDVB_TUNER_INTERNAL_H
+
+#include "ffdvb/tuner.h"
+
+struct tuner_backend_ops {
+	const char *prefix; /* "none", "file", "dvb", "remote" */
+	int validates_demux;
+	/* arg: the spec after "PREFIX:" ("" for none). Returns the tuner or NULL with err set. */
+	struct ffdvb_tuner *(*create)(struct event_base *base, const char *arg, char *err,
+				      size_t errlen);
+	void (*destroy)(struct ffdvb_tuner *t);
+	int (*open)(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flags,
+		    struct ffdvb_tuner_file **out);
+	void (*close)(struct ffdvb_tuner_file *f);
+	int (*ioctl)(struct ffdvb_tuner_file *f, struct ffdvb_ioctl *io);
+	ssize_t (*read)(struct ffdvb_tuner_file *f, void *buf, size_t len);
+	ssize_t (*write)(struct ffdvb_tuner_file *f, const void *buf, size_t len);
+	unsigned int (*poll)(struct ffdvb_tuner_file *f);
+	int (*status_json)(struct ffdvb_tuner *t, char *buf, size_t len);
+};
+
+struct ffdvb_tuner {
+	const struct tuner_backend_ops *ops;
+	struct event_base *base;
+	char *spec;
+};
+
+struct ffdvb_tuner_file {
+	struct ffdvb_tuner *tuner;
+	enum ffdvb_tuner_dev dev;
+	int flags;
+	ffdvb_wake_fn wake;
+	void *wake_ctx;
+};
+
+/* Calls the file's wake hook if one is set (backends use this from their event callbacks). */
+void tuner_file_wake(struct ffdvb_tuner_file *f);
+
+extern const struct tuner_backend_ops tuner_none_ops;   /* tuner_emul.c / tuner_file.c */
+extern const struct tuner_backend_ops tuner_file_ops;
+extern const struct tuner_backend_ops tuner_dvb_ops;    /* tuner_dvb.c */
+extern const struct tuner_backend_ops tuner_remote_ops; /* tuner_remote.c */
+
+#endif
