@@ -191,8 +191,16 @@ static void size_event_overflow(void)
 	int n = 0, w_first = 0;
 
 	for (int i = 0; i < 8; i++) {
-		show_still(i % 2 ? 720 : 352, i % 2 ? 576 : 288);
-		usleep(300000); /* shown before the next one replaces it */
+		int w = i % 2 ? 720 : 352, h = i % 2 ? 576 : 288;
+		struct ffdvb_video_size sz = { 0 };
+
+		show_still(w, h);
+		/* shown (VIDEO_GET_SIZE follows the size event) before the next one replaces it;
+		   a loaded machine may take longer than any fixed pause */
+		for (int t = 0; t < 100 && (sz.w != w || sz.h != h); t++) {
+			usleep(50000);
+			dev_ioctl(v, FFDVB_VIDEO_GET_SIZE, &sz);
+		}
 	}
 	rc = dev_ioctl(v, FFDVB_VIDEO_GET_EVENT, &ev);
 	check_rc("events.overflow_eoverflow_once_after_8_events", -EOVERFLOW, rc);
