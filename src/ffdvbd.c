@@ -3,7 +3,8 @@
  * its control socket, waiting until every node exists with its owner and mode; then drops to
  * the configured user (--run-as / user=) keeping only CAP_SYS_PTRACE, says
  * "ffdvbd: ready (adapter N)" for each adapter and runs the one event loop until
- * SIGINT/SIGTERM; then frees everything in mirror order (the nodes disappear) and exits 0.
+ * SIGINT/SIGTERM (SIGHUP re-reads the config file: daemon/reload.h); then frees everything
+ * in mirror order (the nodes disappear) and exits 0.
  * Under systemd (Type=notify) it also sends READY=1 after the ready lines, WATCHDOG=1 every
  * half $WATCHDOG_USEC and STOPPING=1 when a signal ends the loop. */
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "daemon/notify.h"
 #include "daemon/options.h"
 #include "daemon/privileges.h"
+#include "daemon/reload.h"
 
 struct daemon {
 	struct ffdvbd_options opt;
@@ -31,6 +33,7 @@ struct daemon {
 	struct event *ev_int, *ev_term;
 	struct event *ev_watchdog; /* systemd watchdog ping, NULL without $WATCHDOG_USEC */
 	struct event *ev_log;      /* prints the counts of repeated messages when due */
+	struct ffdvbd_reload *reload; /* SIGHUP: the config file read again */
 	int ready_fd; /* write end of the pipe the detached parent waits on, or -1 */
 };
 
@@ -93,6 +96,7 @@ static void on_log_timer(evutil_socket_t fd, short what, void *arg)
 
 static void destroy(struct daemon *d)
 {
+	ffdvbd_reload_free(d->reload);
 	if (d->ev_log)
 		event_free(d->ev_log);
 	if (d->ev_watchdog)
@@ -160,6 +164,11 @@ int main(int argc, char **argv)
 	d.ev_term = evsignal_new(d.base, SIGTERM, on_signal, &d);
 	if (!d.ev_int || !d.ev_term || evsignal_add(d.ev_int, NULL) || evsignal_add(d.ev_term, NULL)) {
 		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot watch signals");
+		goto out;
+	}
+	d.reload = ffdvbd_reload_new(d.base, argc, argv, FFDVBD_DEFAULT_CONFIG, &d.opt);
+	if (!d.reload) {
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot watch SIGHUP");
 		goto out;
 	}
 	struct timeval log_period = { FFDVBD_LOG_WINDOW_MS / 1000, 0 };

@@ -1,11 +1,13 @@
 #!/bin/sh
-# install_check BUILD_DIR BINDIR MANDIR UNITDIR RULESDIR DOCDIR: 'cmake --install' into a
-# temporary prefix, then check that every file landed, that the example config is accepted by
-# the installed daemon, that the man pages render without a groff warning and that
-# systemd-analyze accepts the unit (whose ExecStart points into the prefix).
+# install_check BUILD_DIR BINDIR MANDIR UNITDIR RULESDIR DOCDIR SYSUSERSDIR: 'cmake --install'
+# into a temporary prefix, then check that every file landed, that the example config is
+# accepted by the installed daemon, that the man pages render without a groff warning, that
+# systemd-analyze accepts the unit (whose ExecStart points into the prefix) and that
+# systemd-sysusers makes the user ffdvb in group video from the sysusers.d file (in a scratch
+# root, never on this machine).
 # Exit 0 pass, 1 fail, 77 skipped (said loudly) when man or systemd-analyze is missing.
 set -u
-build=$1 bindir=$2 mandir=$3 unitdir=$4 rulesdir=$5 docdir=$6
+build=$1 bindir=$2 mandir=$3 unitdir=$4 rulesdir=$5 docdir=$6 sysusersdir=$7
 fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ffdvb-install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -25,9 +27,10 @@ done
 unit=$prefix/$unitdir/ffdvbd.service
 rules=$prefix/$rulesdir/60-ffdvb.rules
 example=$prefix/$docdir/ffdvbd.conf.example
+sysusers=$prefix/$sysusersdir/ffdvb.conf
 pages="$mandir/man8/ffdvbd.8 $mandir/man5/ffdvbd.conf.5 $mandir/man1/ffdvbctl.1
        $mandir/man1/ffdvb-conform.1"
-for f in "$unit" "$rules" "$example"; do
+for f in "$unit" "$rules" "$example" "$sysusers"; do
 	[ -s "$f" ] || bad "${f#"$prefix"/} not installed"
 done
 for p in $pages; do
@@ -38,12 +41,21 @@ done
 # the installed daemon answers --version with the project version the pages carry
 version=$("$prefix/$bindir/ffdvbd" --version | sed -n 's/^ffdvbd //p')
 [ -n "$version" ] || bad "ffdvbd --version printed no version"
-grep -q "ExecStart=$prefix/$bindir/ffdvbd --foreground" "$unit" ||
+grep -q "ExecStart=$prefix/$bindir/ffdvbd --foreground --run-as ffdvb\$" "$unit" ||
 	bad "unit ExecStart does not name the installed daemon: $(grep ExecStart= "$unit")"
 grep -q '^Type=notify$' "$unit" || bad "unit is not Type=notify"
 grep -q '@[A-Z_]*@' "$unit" && bad "unconfigured @VARIABLE@ left in the unit"
-# the example config is what the daemon accepts (and serves adapter 0 from it)
-if ! "$prefix/$bindir/ffdvbd" --config "$example" --check-config >"$tmp/check.log" 2>&1; then
+grep -q '^ExecReload=/bin/kill -HUP \$MAINPID$' "$unit" || bad "unit has no ExecReload sending SIGHUP"
+grep -q '^user = ffdvb$' "$example" || bad "the example config does not use the user ffdvb"
+# the example config is what the daemon accepts (and serves adapter 0 from it); 'user = ffdvb'
+# needs that user: where this machine lacks it, the example is checked without that line
+checked=$example
+if ! id ffdvb >/dev/null 2>&1; then
+	echo "install_check: no user ffdvb here: --check-config of the example without 'user = ffdvb'"
+	sed 's/^user = ffdvb$/#user = ffdvb/' "$example" > "$tmp/example.conf"
+	checked=$tmp/example.conf
+fi
+if ! "$prefix/$bindir/ffdvbd" --config "$checked" --check-config >"$tmp/check.log" 2>&1; then
 	cat "$tmp/check.log"
 	bad "ffdvbd --check-config refuses the installed example config"
 elif ! grep -q '^adapter0: ' "$tmp/check.log"; then
@@ -91,11 +103,31 @@ else
 	skipped="$skipped systemd-analyze"
 fi
 
+# the sysusers.d file, applied to a scratch root that has a group video: user ffdvb, a system
+# uid, no login shell, member of video
+if command -v systemd-sysusers >/dev/null 2>&1; then
+	mkdir -p "$tmp/root/etc"
+	printf 'root:x:0:\nvideo:x:44:\n' > "$tmp/root/etc/group"
+	printf 'root:x:0:0:root:/root:/bin/sh\n' > "$tmp/root/etc/passwd"
+	if ! systemd-sysusers --root="$tmp/root" "$sysusers" >"$tmp/sysusers.log" 2>&1; then
+		cat "$tmp/sysusers.log"
+		bad "systemd-sysusers refuses ${sysusers#"$prefix"/}"
+	else
+		grep -Eq '^ffdvb:x:[1-9][0-9]*:[0-9]+:[^:]*:[^:]*:(/usr)?/sbin/nologin$' \
+			"$tmp/root/etc/passwd" || bad "sysusers: no system user ffdvb with nologin" \
+			"($(grep ^ffdvb: "$tmp/root/etc/passwd"))"
+		grep -Eq '^video:x:44:(.*,)?ffdvb(,.*)?$' "$tmp/root/etc/group" ||
+			bad "sysusers: ffdvb is not in group video ($(grep ^video: "$tmp/root/etc/group"))"
+	fi
+else
+	skipped="$skipped systemd-sysusers"
+fi
+
 [ "$fail" = 0 ] || exit 1
 if [ -n "$skipped" ]; then
 	echo "SKIPPED: install_check could not run:$skipped (install man-db / systemd;" \
 	     "scripts/setup.sh lists them); the file checks passed"
 	exit 77
 fi
-echo "install_check: files, man pages and unit OK (prefix $prefix)"
+echo "install_check: files, man pages, unit and sysusers.d OK (prefix $prefix)"
 exit 0

@@ -14,12 +14,15 @@
 #include "ffdvb/card.h"
 #include "ffdvb/cuse.h"
 #include "ffdvb/decoder.h"
+#include "ffdvb/tuner.h"
 #include "media.h"
+#include "sysfs_view.h"
 
 #define NODE_READY_TIMEOUT_MS 5000
 
 struct ffdvbd_adapter {
 	struct ffdvbd_adapter_options opt;
+	struct ffdvb_tuner *tuner;  /* behind frontend0/demux0/dvr0; outlives the card */
 	struct ffdvb_card *card;
 	struct ffdvb_cuse_dev *dev[FFDVB_NODE_COUNT];
 	struct ffdvbd_trace *trace; /* between the transport and the card: ffdvbctl trace */
@@ -110,11 +113,24 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 		},
 		.deinterlace = a->deinterlace,
 	};
+	char err[256] = "";
+
+	/* a spec the backend cannot understand was refused by the option parser already; missing
+	   hardware is the backend's to wait for */
+	ad->tuner = ffdvb_tuner_new(base, a->tuner, err, sizeof(err));
+	if (!ad->tuner) {
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: tuner %s: %s", a->adapter, a->tuner,
+			   err[0] ? err : strerror(errno));
+		goto fail;
+	}
+	ffdvbd_log(FFDVBD_LOG_INFO, "adapter %d: tuner %s", a->adapter, ffdvb_tuner_spec(ad->tuner));
+
 	struct ffdvb_card_config card_cfg = {
 		.adapter = a->adapter,
 		.drain_rate = a->drain_rate,
 		.osd_memsize = a->osd_memsize,
 		.decoder = a->no_decode ? NULL : &dec_cfg,
+		.tuner = ad->tuner,
 	};
 
 	ad->card = ffdvb_card_new(base, &card_cfg);
@@ -134,6 +150,8 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 	if (!ad->control)
 		goto fail;
 	ffdvbd_control_set_trace(ad->control, ad->trace);
+	/* next to the control socket, whose folder exists now; for VDR, failure is only logged */
+	ffdvbd_sysfs_view_add(ad->opt.control, ad->opt.adapter);
 	if (ad->opt.record[0])
 		ffdvbd_control_set_record_dir(ad->control, ad->opt.record);
 	return ad;
@@ -154,6 +172,8 @@ void ffdvbd_adapter_free(struct ffdvbd_adapter *ad)
 	if (!ad)
 		return;
 	ffdvbd_control_free(ad->control);
+	if (ad->opt.control[0])
+		ffdvbd_sysfs_view_remove(ad->opt.control, ad->opt.adapter);
 	for (int t = FFDVB_NODE_COUNT - 1; t >= 0; t--) {
 		ffdvb_cuse_dev_free(ad->dev[t]);
 		if (ad->card)
@@ -161,5 +181,6 @@ void ffdvbd_adapter_free(struct ffdvbd_adapter *ad)
 	}
 	ffdvb_card_free(ad->card);
 	ffdvbd_trace_free(ad->trace);
+	ffdvb_tuner_free(ad->tuner); /* after the card, whose files it served */
 	free(ad);
 }

@@ -3,12 +3,15 @@
 
 #include "ffdvb/card.h"
 #include "ffdvb/output.h"
+#include "ffdvb/tuner.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <event2/event.h>
 
 #include "config.h"
 #include "settings.h"
@@ -18,8 +21,9 @@ void ffdvbd_usage(FILE *out)
 	fprintf(out,
 		"usage: ffdvbd [options]\n"
 		"Emulates av7110 full-featured DVB cards as /dev/dvb/adapterN/{video0,audio0,osd0,\n"
-		"demux0,frontend0} through CUSE: adapter 0, or one per [adapterN] section of the\n"
-		"config file. Per-adapter options apply to every adapter served.\n\n"
+		"demux0,frontend0,dvr0} through CUSE: adapter 0, or one per [adapterN] section of\n"
+		"the config file. Per-adapter options apply to every adapter served. SIGHUP\n"
+		"re-reads the config file (the log level; other changes need a restart).\n\n"
 		"      --config FILE        config file (default %s, if it exists)\n"
 		"      --check-config       print the settings the config file and the options give,\n"
 		"                           then exit (0, or 2 with the error)\n"
@@ -43,6 +47,10 @@ void ffdvbd_usage(FILE *out)
 		"      --no-decode          decode nothing; playing rings drain at --drain-rate\n"
 		"      --drain-rate BYTES   with --no-decode: bytes per second taken (default %u)\n"
 		"      --osd-memsize N      OSD memory reported by OSD_GET_CAPABILITY (default %u)\n"
+		"      --tuner SPEC         what frontend0, demux0 and dvr0 forward to: none (default:\n"
+		"                           never locks, no data), file:CHANNELS (a channel file whose\n"
+		"                           entries name TS files), dvb:A[.F] (the budget adapter\n"
+		"                           /dev/dvb/adapterA), remote:HOST:PORT (dvbv5-daemon)\n"
 		"  -c, --control PATH       control socket (one adapter only; default\n"
 		"                           CONTROL-DIR/adapterN.sock)\n"
 		"      --control-dir DIR    folder of the control sockets (default %s)\n"
@@ -101,7 +109,7 @@ static int keep(struct cli *c, int daemon, const char *opt, const char *key, con
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
 	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_NOAUDIO, OPT_RECORD,
-	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK };
+	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK, OPT_TUNER };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "check-config", no_argument, NULL, OPT_CHECK },
@@ -123,6 +131,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "no-audio", no_argument, NULL, OPT_NOAUDIO },
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "no-decode", no_argument, NULL, OPT_NODECODE },
+		{ "tuner", required_argument, NULL, OPT_TUNER },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -162,6 +171,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		case OPT_NODEINT: r = keep(c, 0, "--no-deinterlace", "deinterlace", "no"); break;
 		case OPT_NOAUDIO: r = keep(c, 0, "--no-audio", "audio", "no"); break;
 		case OPT_NODECODE: r = keep(c, 0, "--no-decode", "decode", "no"); break;
+		case OPT_TUNER: r = keep(c, 0, "--tuner", "tuner", optarg); break;
 		case OPT_RUNAS: r = keep(c, 1, "--run-as", "user", optarg); break;
 		case OPT_CONTROLDIR: r = keep(c, 1, "--control-dir", "control-dir", optarg); break;
 		case OPT_CHECK:
@@ -214,6 +224,35 @@ static void select_adapters(struct ffdvbd_options *o, int only)
 		ffdvbd_adapter_defaults(&o->adapters[0], 0);
 		o->n_adapters = 1;
 	}
+}
+
+/* A spec the backend cannot understand is a config error (exit 2, before anything exists);
+ * "none" always is one. Tried on a scratch loop, freed at once. */
+static int check_tuner(const struct ffdvbd_adapter_options *a)
+{
+	struct event_base *base;
+	struct ffdvb_tuner *t;
+	char err[256] = "";
+
+	if (!strcmp(a->tuner, "none"))
+		return 0;
+	base = event_base_new();
+	if (!base) {
+		fprintf(stderr, "ffdvbd: adapter %d: cannot create an event loop\n", a->adapter);
+		return -1;
+	}
+	t = ffdvb_tuner_new(base, a->tuner, err, sizeof(err));
+	ffdvb_tuner_free(t);
+	event_base_free(base);
+	if (t)
+		return 0;
+	/* the tuner's reason names the spec itself ("file:/x.conf: no such file") */
+	if (!strncmp(err, a->tuner, strlen(a->tuner)))
+		fprintf(stderr, "ffdvbd: adapter %d: tuner %s\n", a->adapter, err);
+	else
+		fprintf(stderr, "ffdvbd: adapter %d: tuner %s: %s\n", a->adapter, a->tuner,
+			err[0] ? err : "refused");
+	return -1;
 }
 
 int ffdvbd_parse_options_with(int argc, char **argv, const char *default_config,
@@ -277,6 +316,8 @@ int ffdvbd_parse_options_with(int argc, char **argv, const char *default_config,
 				return -1;
 			}
 		}
+		if (check_tuner(&o->adapters[a]) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -307,6 +348,7 @@ void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
 		fprintf(out, "; deinterlace %s; audio %s; osd-memsize %u; control %s",
 			a->deinterlace ? "yes" : "no", a->audio ? "yes" : "no",
 			a->osd_memsize ? a->osd_memsize : FFDVB_DEFAULT_OSD_MEMSIZE, a->control);
+		fprintf(out, "; tuner %s", a->tuner);
 		if (a->record[0])
 			fprintf(out, "; record %s", a->record);
 		fputc('\n', out);

@@ -30,6 +30,8 @@ struct ffdvbd_adapter_options {
 	int deinterlace;        /* 1 unless --no-deinterlace */
 	int audio;              /* 1 unless --no-audio */
 	char record[256];       /* headless presentation log + sound written there */
+	char tuner[256];        /* what stands behind frontend0/demux0/dvr0 (ffdvb/tuner.h):
+				   "none", "file:CHANNELS", "dvb:A[.F]", "remote:HOST:PORT" */
 };
 
 struct ffdvbd_options {
@@ -47,7 +49,10 @@ struct ffdvbd_options {
 };
 
 /* Parses argv and the config file into *o. Returns 0 to run, 1 when --help or --version was
- * printed (exit 0), -1 after printing a usage or config error to stderr (exit 2). */
+ * printed (exit 0), -1 after printing a usage or config error to stderr (exit 2). A tuner spec
+ * other than "none" is tried once (ffdvb_tuner_new on a scratch event base, then freed), so
+ * that a spec the backend cannot understand is a config error too; hardware that is missing
+ * is not (the backend waits for it). */
 int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o);
 
 /* The same with another default config file (tests; NULL = none). */

@@ -2,6 +2,7 @@
 #include "settings.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -22,6 +23,7 @@ void ffdvbd_adapter_defaults(struct ffdvbd_adapter_options *a, int adapter)
 	a->output = FFDVB_OUTPUT_AUTO;
 	a->deinterlace = 1;
 	a->audio = 1;
+	snprintf(a->tuner, sizeof(a->tuner), "none");
 }
 
 /* unsigned decimal (or 0x/0 prefixed with base 0) number within max */
@@ -178,6 +180,12 @@ int ffdvbd_set_adapter_key(struct ffdvbd_adapter_options *a, const char *key, co
 		a->osd_memsize = (uint32_t)v;
 	} else if (!strcmp(key, "control")) {
 		return set_path(a->control, sizeof(a->control), value, why, whylen);
+	} else if (!strcmp(key, "tuner")) {
+		/* the backend judges the spec itself (options.c tries it once all is parsed) */
+		if (!*value || strlen(value) >= sizeof(a->tuner))
+			return BAD("expected none, file:CHANNELS, dvb:ADAPTER[.FRONTEND] or "
+				   "remote:HOST:PORT");
+		snprintf(a->tuner, sizeof(a->tuner), "%s", value);
 	} else {
 		return -1;
 	}

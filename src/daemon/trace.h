@@ -24,7 +24,4 @@ int ffdvbd_trace_listen(struct ffdvbd_trace *t, struct bufferevent *bev);
 /* Stops streaming to bev (the control socket frees it). */
 void ffdvbd_trace_unlisten(struct ffdvbd_trace *t, struct bufferevent *bev);
 
-/* ioctl_names.c: "VIDEO_PLAY", "FE_GET_INFO", ... or NULL */
-const char *ffdvbd_ioctl_name(unsigned int cmd);
-
 #endif

@@ -253,6 +253,53 @@ static void capabilities(void)
 		CHECK_LABELLED("root: may switch", ffdvbd_check_can_drop(&o) == 0);
 }
 
+/* --tuner / tuner =: "none" by default; a spec the tuner cannot understand is a config error
+ * (exit 2) with one line naming adapter and spec; missing hardware is not */
+static void tuner(void)
+{
+	struct ffdvbd_options o;
+	char err[512], path[4200];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	CHECK_LABELLED("tuner: default none", parse(&o, NULL) == 0 &&
+					      !strcmp(o.adapters[0].tuner, "none"));
+	CHECK_LABELLED("tuner: --tuner none", parse(&o, "--tuner", "none", NULL) == 0 &&
+					      !strcmp(o.adapters[0].tuner, "none"));
+	CHECK_LABELLED("tuner: --tuner dvb:9 (no such adapter: the backend waits for it)",
+		       parse(&o, "--tuner", "dvb:9", NULL) == 0 &&
+			       !strcmp(o.adapters[0].tuner, "dvb:9"));
+	CHECK_LABELLED("tuner: --tuner bogus:1 refused", parse(&o, "--tuner", "bogus:1", NULL) == -1);
+	CHECK_LABELLED("tuner: --tuner '' refused", parse(&o, "--tuner", "", NULL) == -1);
+	CHECK_LABELLED("tuner: --tuner file:<missing> refused",
+		       parse(&o, "--tuner", "file:/nonexistent/channels.conf", NULL) == -1);
+
+	/* the file's key, per adapter, and the command line over it */
+	CHECK_LABELLED("tuner = in [adapter1]",
+		       load("[adapter0]\n[adapter1]\ntuner = dvb:7.1\n", &o, err, sizeof(err)) == 0 &&
+			       o.n_adapters == 2 && !strcmp(o.adapters[0].tuner, "none") &&
+			       !strcmp(o.adapters[1].tuner, "dvb:7.1"));
+	CHECK_LABELLED("tuner = (empty) names file:line", error_at("[adapter0]\ntuner =\n", 2, "tuner"));
+	snprintf(path, sizeof(path), "%s", conf);
+	write_conf("[adapter2]\ntuner = dvb:7\n");
+	CHECK_LABELLED("tuner: --tuner wins over the file",
+		       parse(&o, "--config", path, "--tuner", "none", NULL) == 0 &&
+			       o.adapters[0].adapter == 2 && !strcmp(o.adapters[0].tuner, "none"));
+	write_conf("[adapter2]\ntuner = nonsense\n");
+	CHECK_LABELLED("tuner: a bad spec in the file is an error (exit 2)",
+		       parse(&o, "--config", path, NULL) == -1);
+
+	/* --check-config shows it */
+	write_conf("[adapter2]\ntuner = dvb:7\n");
+	CHECK_LABELLED("tuner: --check-config parses", parse(&o, "--config", path, NULL) == 0);
+	m = open_memstream(&text, &len);
+	ffdvbd_print_settings(m, &o);
+	fclose(m);
+	CHECK_LABELLED("tuner: --check-config prints '; tuner dvb:7'", strstr(text, "; tuner dvb:7"));
+	free(text);
+}
+
 int main(void)
 {
 	int fd = mkstemp(conf);
@@ -266,6 +313,7 @@ int main(void)
 	semantics();
 	command_line_wins();
 	capabilities();
+	tuner();
 	unlink(conf);
 	printf("%d/%d checks passed\n", checks - failures, checks);
 	return failures ? 1 : 0;

@@ -5,8 +5,9 @@
 #   - a config with an unknown key: exit 2, FILE:LINE in the message, nothing created
 #   - the daemon comes up: both control sockets answer, 'ready (adapter N)' for each
 #   - /proc/PID/status: Uid/Gid of the user, CapEff/CapPrm = CAP_SYS_PTRACE alone
-#   - the nodes of both adapters are root:video 0660 (adapter 1: as its section says)
-#   - 'ffdvbctl --adapter 1 status --json' answers with adapter 1
+#   - the six nodes of both adapters (dvr0 too) are root:video 0660 (adapter 1: as its section
+#     says)
+#   - 'ffdvbctl --adapter 1 status --json' answers with adapter 1, every node, tuner "none"
 #   - ffdvb-conform passes on adapter 1, run by root, and its video and osd groups by a third
 #     user of group video: the daemon, no longer root, still reads and writes the memory of
 #     callers of other users (CAP_SYS_PTRACE)
@@ -17,7 +18,7 @@ set -u
 bin=${1:?usage: daemon.sh BINDIR}
 out=${VM_OUT:-$(mktemp -d)}
 user=ffdvb-test
-nodes="video0 audio0 osd0 demux0 frontend0"
+nodes="video0 audio0 osd0 demux0 frontend0 dvr0"
 log=$out/ffdvbd.log
 conf=$out/ffdvbd.conf
 ready_timeout=30
@@ -141,7 +142,8 @@ python3 - "$out/status1.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["adapter"] == 1, s["adapter"]
-assert set(s["nodes"]) >= {"video0", "audio0", "osd0", "demux0", "frontend0"}
+assert set(s["nodes"]) >= {"video0", "audio0", "osd0", "demux0", "frontend0", "dvr0"}, s["nodes"]
+assert s["tuner"]["spec"] == "none", s.get("tuner")
 PY
 check $? "control: the JSON parses and names adapter 1"
 

@@ -5,8 +5,10 @@
  *   ffdvbctl [...] decoder               one line of decoder statistics
  *   ffdvbctl [...] osd-dump DIR          each open OSD window as DIR/window-N.png
  *   ffdvbctl [...] trace                 the live call trace of the nodes, until interrupted
- * Writes the command line, prints the daemon's answer (screenshot: writes it to FILE). Exit 0 on success, 1 with a one-line
- * error when the daemon is not there or refuses the command, 2 on usage errors. */
+ *   ffdvbctl ioctls [--markdown]         the ioctl support matrix (no daemon needed)
+ * Writes the command line, prints the daemon's answer (screenshot: writes it to FILE). Exit 0
+ * on success, 1 with a one-line error when the daemon is not there or refuses the command, 2 on
+ * usage errors. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "daemon/ioctl_table.h"
 #include "png_rgba.h"
 
 static void usage(FILE *out)
@@ -29,6 +32,8 @@ static void usage(FILE *out)
 		     "  osd-dump DIR        each open OSD window as DIR/window-N.png\n"
 		     "  trace               every open/close/read/write/ioctl on the nodes, live,\n"
 		     "                      until interrupted\n"
+		     "  ioctls [--markdown] every ioctl of every node and what ffdvb does with it\n"
+		     "                      (no daemon needed)\n"
 		     "options:\n"
 		     "  -a, --adapter N     talk to the daemon of /dev/dvb/adapterN (default 0)\n"
 		     "  -c, --control PATH  control socket (default /run/ffdvb/adapterN.sock)\n"
@@ -251,6 +256,16 @@ int main(int argc, char **argv)
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
+	}
+	if (!strcmp(argv[optind], "ioctls")) {
+		int markdown = argc - optind == 2 && !strcmp(argv[optind + 1], "--markdown");
+
+		if (argc - optind > 2 || (argc - optind == 2 && !markdown)) {
+			fprintf(stderr, "ffdvbctl: ioctls: expected nothing or --markdown\n");
+			return 2;
+		}
+		ffdvbd_ioctl_matrix(stdout, markdown);
+		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (!strcmp(argv[optind], "status")) {
 		for (int i = optind + 1; i < argc; i++) {
