@@ -4,7 +4,9 @@
 # A comparison is a figure with unit `ratio`, computed from figures measured in the same run.
 # Suites: core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
 #         decode (the whole playback path in-process against the ffmpeg CLI's own decode);
-#         osd (OSD_SEND_CMD through CUSE to the picture on screen, and OSD command rates, in the VM).
+#         osd (OSD_SEND_CMD through CUSE to the picture on screen, and OSD command rates, in the VM);
+#         tuner (dvr0 read latency and throughput through --tuner dvb:0 against vidtv's own
+#         dvr0, in the VM; builds vidtv with scripts/vm/build-vidtv.sh into BUILD_DIR/vidtv).
 # env: BUILD_DIR   build folder (default <repo>/build; configured and built here)
 #      BENCH_NO_BUILD=1  use BUILD_DIR as it is
 #      BENCH_SCALE  multiplies every iteration count (default 1; the core suite takes about
@@ -21,11 +23,12 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 SCALE=${BENCH_SCALE:-1}
 VM=${FFDVB_VM:-$ROOT/scripts/vm.sh}
 
+GUEST_ARGS=
 case $SUITE in
-core | osd) ;;
+core | osd | tuner) ;;
 decode)
 	exec sh "$ROOT/bench/decode.sh" ;;
-tuner | vdr)
+vdr)
 	echo "bench: suite $SUITE not implemented yet" >&2
 	exit 2 ;;
 *)
@@ -45,10 +48,20 @@ for b in ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt ffdvb-bench-osd; do
 	[ -x "$BIN/$b" ] || { echo "bench: $BIN/$b is missing" >&2; exit 1; }
 done
 [ -x "$VM" ] || { echo "bench: VM runner $VM is missing" >&2; exit 1; }
+if [ "$SUITE" = tuner ]; then
+	[ -x "$BIN/ffdvb-bench-tuner" ] || { echo "bench: $BIN/ffdvb-bench-tuner is missing" >&2; exit 1; }
+	vrc=0
+	GUEST_ARGS=$(sh "$ROOT/scripts/vm/build-vidtv.sh" "$BUILD_DIR/vidtv") || vrc=$?
+	if [ "$vrc" = 77 ]; then
+		echo "bench: SKIP: vidtv cannot be built here (linux-source-6.1, linux-headers); no figures" >&2
+		exit 77
+	fi
+	[ "$vrc" = 0 ] || { echo "bench: building vidtv failed" >&2; exit 1; }
+fi
 
 LOG=${BENCH_LOG:-$(mktemp)}
 status=0
-"$VM" "sh $ROOT/bench/$SUITE-guest.sh $BIN $SCALE" >"$LOG" 2>&1 </dev/null || status=$?
+"$VM" "sh $ROOT/bench/$SUITE-guest.sh $BIN $SCALE $GUEST_ARGS" >"$LOG" 2>&1 </dev/null || status=$?
 if [ "$status" = 77 ]; then
 	tr -d '\r' <"$LOG" | grep 'SKIP' >&2
 	echo "bench: SKIP: the VM cannot start on this machine; no figures" >&2
@@ -78,6 +91,14 @@ tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' | awk -
 		ratio(base "_" x "_" y "_p99", base "_" x "_p99", base "_" y "_p99")
 	}
 	END {
+		if (suite == "tuner") {
+			# the emulated dvr0 against the one of vidtv, measured in this run
+			ratio("tuner_dvr_read_emul_direct_median", "tuner_dvr_read_emul_median", "tuner_dvr_read_direct_median")
+			ratio("tuner_dvr_read_emul_direct_p99", "tuner_dvr_read_emul_p99", "tuner_dvr_read_direct_p99")
+			ratio("tuner_dvr_drain_emul_direct", "tuner_dvr_drain_emul", "tuner_dvr_drain_direct")
+			ratio("tuner_dvr_live_emul_direct", "tuner_dvr_live_emul", "tuner_dvr_live_direct")
+			exit missing
+		}
 		if (suite != "core")
 			exit 0
 		rtt_ratio("rtt_ioctl_noarg", "ours", "bare")

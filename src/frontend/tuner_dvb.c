@@ -223,6 +223,23 @@ static void watchdog_cb(evutil_socket_t fd, short what, void *ctx)
 	watch_files(dt);
 }
 
+/* dvb_dev_seek_by_adapter leaks the name it looks for when the device is not there (libdvbv5
+ * 1.22, once per open while the card is gone): it is only asked after a look at the list. */
+static struct dvb_dev_list *seek(struct dvb_device *dvb, unsigned int adapter,
+				 unsigned int num, enum dvb_dev_type type)
+{
+	static const char *const names[] = { "frontend", "demux", "dvr" };
+	char sysname[64];
+
+	snprintf(sysname, sizeof(sysname), "dvb%u.%s%u", adapter,
+		 names[type == DVB_DEVICE_FRONTEND ? 0 : type == DVB_DEVICE_DEMUX ? 1 : 2], num);
+	for (int i = 0; i < dvb->num_devices; i++) {
+		if (dvb->devices[i].sysname && strcmp(dvb->devices[i].sysname, sysname) == 0)
+			return dvb_dev_seek_by_adapter(dvb, adapter, num, type);
+	}
+	return NULL;
+}
+
 static void log_quietly(struct dvb_device *dvb)
 {
 	dvb_dev_set_logpriv(dvb, 0, dvbv5_log, NULL);
@@ -251,7 +268,7 @@ static int dvb_open(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flags,
 	e = ENODEV;
 	if (dvb_dev_find(df->dvb, NULL, NULL) < 0)
 		goto fail;
-	l = dvb_dev_seek_by_adapter(df->dvb, dt->adapter, dt->frontend, dev_type(dev));
+	l = seek(df->dvb, dt->adapter, dt->frontend, dev_type(dev));
 	if (!l || !l->path)
 		goto fail;
 	errno = 0;
@@ -412,8 +429,7 @@ static int dvb_status_json(struct ffdvb_tuner *t, char *buf, size_t len)
 	if (dvb) {
 		log_quietly(dvb);
 		present = dvb_dev_find(dvb, NULL, NULL) == 0 &&
-			  dvb_dev_seek_by_adapter(dvb, dt->adapter, dt->frontend,
-						  DVB_DEVICE_FRONTEND) != NULL;
+			  seek(dvb, dt->adapter, dt->frontend, DVB_DEVICE_FRONTEND) != NULL;
 		dvb_dev_free(dvb);
 	}
 	for (struct dvb_file *df = dt->files; df; df = df->next) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <event2/event.h>
+#include <libdvbv5/libdvb-version.h>
 
 #include "tuner_remote.h"
 
@@ -438,6 +439,17 @@ static struct ffdvb_tuner *remote_create(struct event_base *base, const char *ar
 	unsigned long port, a = 0, fe = 0;
 
 	(void)base;
+#if LIBDVBV5_VERSION_MAJOR == 1 && LIBDVBV5_VERSION_MINOR == 22
+	/* its remote client aborts the whole process on some daemon answers (docs/tuner.md):
+	 * every adapter of this ffdvbd would go with it */
+	if (!getenv("FFDVB_REMOTE_UNSAFE")) {
+		snprintf(err, errlen, "remote:%s: libdvbv5 " LIBDVBV5_VERSION "'s remote protocol is "
+			 "broken (it can abort ffdvbd; see docs/tuner.md); FFDVB_REMOTE_UNSAFE=1 "
+			 "uses it anyway", arg);
+		errno = ENOTSUP;
+		return NULL;
+	}
+#endif
 	if (*arg == '[') {
 		const char *close = strchr(arg, ']');
 
