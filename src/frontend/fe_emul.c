@@ -393,7 +393,10 @@ int fe_emul_ioctl(struct fe_emul *fe, int flags, struct ffdvb_ioctl *io)
 	case FE_DISEQC_SEND_BURST:
 	case FE_DISEQC_RESET_OVERLOAD:
 	case FE_SET_FRONTEND_TUNE_MODE:
+	case FE_DISHNETWORK_SEND_LEGACY_CMD: /* dvb-core plays it with set_voltage */
 		return 0; /* accepted, nothing to drive */
+	case FE_DISEQC_RECV_SLAVE_REPLY:
+		return -EOPNOTSUPP; /* dvb-core's answer for a driver without the op */
 	default:
 		return -ENOTTY;
 	}
