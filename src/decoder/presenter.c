@@ -396,9 +396,15 @@ static void apply_state(struct pres *p, uint64_t now)
 	}
 	/* leaving a trick mode or a freeze: the clock goes on from the picture on screen */
 	if ((old.slow || old.fast || old.video == FFDVB_DEC_VIDEO_FROZEN) &&
-	    !(p->st.slow || p->st.fast || p->st.video == FFDVB_DEC_VIDEO_FROZEN) && p->shown) {
-		p->anchor_tl = p->shown->tl;
-		p->anchor_ns = now;
+	    !(p->st.slow || p->st.fast || p->st.video == FFDVB_DEC_VIDEO_FROZEN)) {
+		if (p->shown) {
+			p->anchor_tl = p->shown->tl;
+			p->anchor_ns = now;
+		}
+		/* a clear during the trick mode (VDR: Play after fast forward/rewind) left no
+		   clock: start it on the next pictures */
+		if (!p->clock_valid)
+			p->preroll = 1;
 	}
 	pause = !p->st.audio_playing;
 	if (pause != p->audio_paused) {
