@@ -1,0 +1,58 @@
+#!/bin/sh
+# usage: mplayer.sh BINDIR STREAMDIR                    (inside the VM, as root: scripts/vm.sh)
+# Unmodified MPlayer 1.5 on the emulated adapter: `mplayer -vo mpegpes -ao mpegpes -vc mpegpes`
+# plays an ffmpeg-made MPEG-2 + MP2 program stream (video passed through as PES, sound decoded
+# by MPlayer and sent as LPCM, each PES as two writes) into ffdvbd --output none --record.
+# Checks: MPlayer exits 0, is paced by the device (never faster than the content), every
+# presented picture equals ffmpeg's decode in order, the LPCM sound is all there.
+set -u
+bin=${1:?usage: mplayer.sh BINDIR STREAMDIR}
+streams=${2:?usage: mplayer.sh BINDIR STREAMDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+out=${VM_OUT:-$(mktemp -d)}
+log=$out/ffdvbd.log
+script_name=mplayer.sh
+. "$here/../vm/lib.sh"
+stream=$streams/mplayer.mpg
+[ -s "$stream.framemd5" ] || { fail "setup: $stream.framemd5 missing (mplayer-host.sh makes it)"; finish; }
+[ -c /dev/cuse ] || modprobe cuse
+mkdir -p "$out/record"
+"$bin/ffdvbd" --foreground --output none --record "$out/record" -v > "$log" 2>&1 &
+pid=$!
+i=0
+until "$bin/ffdvbctl" status > /dev/null 2>&1 || [ $i -gt 300 ]; do i=$((i + 1)); sleep 0.1; done
+"$bin/ffdvbctl" status > /dev/null 2>&1
+check $? "daemon: ready"
+
+pictures=$(grep -vc '^#' "$stream.framemd5")
+duration=$(awk -v n="$pictures" 'BEGIN { printf "%.2f", n / 25 }')
+start=$(date +%s.%N)
+timeout 120 mplayer -nolirc -noconsolecontrols -nojoystick -nomouseinput -vo mpegpes -ao mpegpes \
+	-vc mpegpes -quiet "$stream" < /dev/null > "$out/mplayer.out" 2>&1
+rc=$?
+end=$(date +%s.%N)
+check $rc "mplayer: exit status 0 (got $rc)"
+took=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+# paced by blocking writes to video0; MPlayer's own start-up adds to it (slow under TCG)
+awk -v t="$took" -v d="$duration" 'BEGIN { exit !(t >= d - 1) }'
+check $? "pacing: $duration s of stream took $took s (at least $duration - 1)"
+sleep 1.5 # the decoder drains the last pictures after 1 s without data
+
+"$bin/ffdvbctl" record > /dev/null
+check $? "ffdvbctl record"
+grep '^picture' "$out/record/pictures.log" | awk '$6 == 0 { print $7 }' > "$out/ours.md5"
+grep -v '^#' "$stream.framemd5" | awk -F', *' '{ print $6 }' > "$out/ffmpeg.md5"
+awk 'BEGIN { i = 0; n = 0 } NR == FNR { want[n++] = $1; next }
+     { while (i < n && want[i] != $1) i++; if (i == n) bad++; else i++; got++ }
+     END { print bad + 0 > "/dev/stderr"; exit !(bad <= n * 0.02 && got >= n * 0.9) }' \
+	"$out/ffmpeg.md5" "$out/ours.md5" 2> "$out/bad-pictures"
+check $? "pictures: $(wc -l < "$out/ours.md5") presented ($(cat "$out/bad-pictures") not equal), in order, each equal to ffmpeg's decode ($pictures in the stream)"
+samples=$(($(stat -c %s "$out/record/sound.s16") / 4))
+want=$(awk -v d="$duration" 'BEGIN { printf "%d", (d - 0.5) * 48000 * 0.9 }')
+[ "$samples" -ge "$want" ]
+check $? "sound: $samples samples played (at least $want)"
+"$bin/ffdvbctl" status > "$out/status.txt" 2>&1
+grep -q 'audio.*lpcm\|pcm' "$out/status.txt"
+check $? "status: the sound was LPCM ($(grep '^decoder' "$out/status.txt"))"
+stop_daemon "$pid"
+finish

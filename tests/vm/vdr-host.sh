@@ -1,0 +1,55 @@
+#!/bin/sh
+# usage: vdr-host.sh BINDIR STREAMDIR [SCRIPT]
+# Host side of the VDR test: makes a VDR recording (20 s 352x288 MPEG-2 + MP2 + AC-3 made by
+# ffmpeg, VDR's layout: NAME/DATE.rec/00001.ts + info, index by 'vdr --genindex') and ffmpeg's
+# per-picture MD5 list of its video, and a 60 s one of the same kind for the trick modes, then
+# runs tests/vm/SCRIPT (vdr.sh, or vdr-trick.sh) inside scripts/vm.sh.
+# Skips (77, loudly) without the ffmpeg CLI, vdr or vdr-plugin-dvbsddevice.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${1:?usage: vdr-host.sh BINDIR STREAMDIR [SCRIPT]}
+streams=${2:?usage: vdr-host.sh BINDIR STREAMDIR [SCRIPT]}
+script=${3:-vdr.sh}
+skip() {
+	echo "########################################################################" >&2
+	echo "SKIP: $*" >&2
+	echo "########################################################################" >&2
+	exit 77
+}
+command -v ffmpeg > /dev/null || skip "no ffmpeg CLI to make the recording"
+command -v vdr > /dev/null || skip "vdr is not installed (apt-get install vdr vdr-plugin-dvbsddevice)"
+ls /usr/lib/vdr/plugins/libvdr-dvbsddevice.so.* > /dev/null 2>&1 ||
+	skip "vdr-plugin-dvbsddevice is not installed"
+command -v svdrpsend > /dev/null || skip "svdrpsend (package vdr) is missing"
+# make_recording FOLDER SECONDS: FOLDER/Test/2024-01-01.12.00.1-0.rec with 00001.ts, info,
+# index; FOLDER.framemd5 with ffmpeg's per-picture MD5s
+make_recording() {
+	rec=$1/Test/2024-01-01.12.00.1-0.rec
+	ts=$rec/00001.ts
+	[ -s "$ts" ] && [ -s "$rec/index" ] && [ -s "$1.framemd5" ] && return 0
+	rm -rf "$1"
+	mkdir -p "$rec"
+	# AC-3 as DVB (system_b) so VDR lists it as a Dolby track; PIDs as in channels.conf. About
+	# 800 TS packets/s: each of VDR's 188-byte writes is a CUSE round trip, of which a TCG
+	# guest manages 300-900 per second (host load, docs/vdr.md), and the card's buffers are
+	# sized in bytes (video ring 128 KiB): at this rate they hold about 1.5 s.
+	ffmpeg -hide_banner -loglevel error -nostdin -y -fflags +bitexact \
+		-f lavfi -i "testsrc2=size=352x288:rate=25:duration=$2" \
+		-f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$2" \
+		-f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=$2" \
+		-map 0:v -map 1:a -map 2:a -c:v mpeg2video -b:v 1000k -maxrate 1200k -bufsize 1000k \
+		-g 12 -bf 2 -flags +bitexact -aspect 4:3 -c:a:0 mp2 -b:a:0 128k -ac:a:0 2 \
+		-c:a:1 ac3 -b:a:1 192k -mpegts_flags system_b -mpegts_service_id 1 \
+		-streamid 0:0x1ff -streamid 1:0x200 -streamid 2:0x201 -f mpegts "$ts.tmp"
+	mv "$ts.tmp" "$ts"
+	printf 'C T-8916-514-1\nT ffdvb test recording\nF 25\nP 50\nL 99\n' > "$rec/info"
+	vdr --genindex="$rec" > /dev/null
+	[ -s "$rec/index" ] || { echo "vdr --genindex made no index" >&2; exit 1; }
+	ffmpeg -hide_banner -loglevel error -nostdin -threads 1 -i "$ts" -map 0:v \
+		-f framemd5 "$1.framemd5.tmp"
+	mv "$1.framemd5.tmp" "$1.framemd5"
+}
+mkdir -p "$streams"
+make_recording "$streams/vdr-video" 20
+make_recording "$streams/vdr-video-long" 60
+exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $streams"

@@ -1,0 +1,82 @@
+# Shared by the VDR VM tests (sourced after lib.sh, POSIX sh; docs/vdr.md): the VM's syslog,
+# ffdvbd headless, VDR's config and VDR itself in the sysfs view, SVDRP and small probes.
+# The sourcing script sets $bin, $streams, $out, $syslog and $video (a folder of recordings);
+# optional: $daemon_args (more ffdvbd options), $vdr_setup (lines of VDR's setup.conf).
+port=6419
+T=$(mktemp -d /tmp/vdr.XXXXXX)
+# the results share is kept between runs (ctest): logs that are appended to start empty, so
+# that no check finds a line of an earlier run
+rm -rf "$out/syslog.log" "$out/svdrp.log" "$out/measure.log" "$out/ffdvbd.log" "$out/record" \
+	"$out/trace.log"
+
+svdrp() { svdrpsend -d 127.0.0.1 -p $port "$@" >> "$out/svdrp.log" 2>&1; }
+# waits up to $1 tenths of a second for the ERE $2 in the syslog lines after log_mark's
+log_mark() { mark=$(wc -l < "$syslog" 2> /dev/null || echo 0); }
+mark=0
+new_log() { tail -n +$((mark + 1)) "$syslog" 2> /dev/null | grep -Eq "$1"; }
+wait_log() {
+	_i=0
+	until new_log "$2" || [ $_i -ge "$1" ]; do _i=$((_i + 1)); sleep 0.1; done
+	new_log "$2"
+}
+json() { "$bin/ffdvbctl" status --json | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
+now() { date +%s.%N; }
+# STC ticks in the wall-clock time between two now() values
+ticks() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 90000 }'; }
+
+# syslog (VDR logs only there), loopback for SVDRP, dvb_core for the mount point, ffdvbd
+vdr_env_start() {
+	if [ -z "${syslogd:-}" ]; then
+		busybox syslogd -n -O "$syslog" &
+		syslogd=$!
+	fi
+	ip link set lo up 2> /dev/null || busybox ifconfig lo 127.0.0.1 up
+	[ -c /dev/cuse ] || modprobe cuse
+	modprobe dvb_core 2> /dev/null
+	mkdir -p "$out/record"
+	# shellcheck disable=SC2086 # daemon_args is a word list
+	"$bin/ffdvbd" --foreground --output none --record "$out/record" -v ${daemon_args:-} \
+		>> "$out/ffdvbd.log" 2>&1 &
+	pid=$!
+	_i=0
+	until "$bin/ffdvbctl" status > /dev/null 2>&1 || [ $_i -gt 300 ]; do _i=$((_i + 1)); sleep 0.1; done
+	"$bin/ffdvbctl" status > /dev/null 2>&1
+	check $? "daemon: ready"
+}
+
+# VDR's config and video folders in $T, VDR (user vdr) started by ffdvb-run-vdr, and a trace
+vdr_start() {
+	mkdir -p "$T/cfg" "$T/video" "$T/cache" "$T/grab"
+	echo 127.0.0.1 > "$T/cfg/svdrphosts.conf"
+	printf '%s' "${vdr_setup:-}" > "$T/cfg/setup.conf"
+	for _f in sources.conf diseqc.conf scr.conf keymacros.conf; do cp "/etc/vdr/$_f" "$T/cfg/"; done
+	echo 'Test;Emu:514000:B8C23D12G8M16S0T8Y0:T:27500:511=2:512=deu@3;513=deu@106:0:0:1:8916:514:0' \
+		> "$T/cfg/channels.conf"
+	cp -r "$video/." "$T/video/"
+	chown -R vdr:vdr "$T"
+	log_mark
+	"$bin/ffdvbctl" trace > "$out/trace.log" 2>&1 &
+	tracer=$!
+	sleep 0.3
+	"$here/../../scripts/ffdvb-run-vdr" -- -u vdr -c "$T/cfg" -v "$T/video" --cachedir="$T/cache" \
+		-E- -L /usr/lib/vdr/plugins --resdir=/usr/share/vdr --no-kbd -l 3 -p $port \
+		-g "$T/grab" -P"dvbsddevice -o" > "$out/vdr.out" 2>&1 &
+	vdr=$!
+	wait_log 300 'SVDRP .* listening on port'
+	check $? "vdr: started, SVDRP listening"
+}
+
+# SIGTERM to VDR (exit 0 expected), the tracer ends, then the daemon and syslogd
+vdr_stop() {
+	kill -TERM "$vdr"
+	wait "$vdr"
+	_rc=$?
+	[ "$_rc" = 0 ]
+	check $? "vdr: SIGTERM -> exit status 0 (got $_rc)"
+	kill "$tracer" 2> /dev/null
+	wait "$tracer" 2> /dev/null
+}
+vdr_env_stop() {
+	stop_daemon "$pid"
+	[ "${1:-}" = keep-syslog ] || kill "$syslogd" 2> /dev/null
+}
