@@ -6,7 +6,10 @@
 #         decode (the whole playback path in-process against the ffmpeg CLI's own decode);
 #         osd (OSD_SEND_CMD through CUSE to the picture on screen, and OSD command rates, in the VM);
 #         tuner (dvr0 read latency and throughput through --tuner dvb:0 against vidtv's own
-#         dvr0, in the VM; builds vidtv with scripts/vm/build-vidtv.sh into BUILD_DIR/vidtv).
+#         dvr0, in the VM; builds vidtv with scripts/vm/build-vidtv.sh into BUILD_DIR/vidtv;
+#         and the zap time with --tuner file:, DTV_TUNE to the first picture shown, on
+#         BUILD_DIR/streams/sd_mpeg2_mp2.ts from scripts/gen-streams.sh. Without vidtv only
+#         the zap figures, without the ffmpeg CLI only the dvr0 ones).
 # env: BUILD_DIR   build folder (default <repo>/build; configured and built here)
 #      BENCH_NO_BUILD=1  use BUILD_DIR as it is
 #      BENCH_SCALE  multiplies every iteration count (default 1; the core suite takes about
@@ -48,15 +51,36 @@ for b in ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt ffdvb-bench-osd; do
 	[ -x "$BIN/$b" ] || { echo "bench: $BIN/$b is missing" >&2; exit 1; }
 done
 [ -x "$VM" ] || { echo "bench: VM runner $VM is missing" >&2; exit 1; }
+HAVE_VIDTV=0
 if [ "$SUITE" = tuner ]; then
-	[ -x "$BIN/ffdvb-bench-tuner" ] || { echo "bench: $BIN/ffdvb-bench-tuner is missing" >&2; exit 1; }
+	for b in ffdvb-bench-tuner ffdvb-bench-zap; do
+		[ -x "$BIN/$b" ] || { echo "bench: $BIN/$b is missing" >&2; exit 1; }
+	done
 	vrc=0
-	GUEST_ARGS=$(sh "$ROOT/scripts/vm/build-vidtv.sh" "$BUILD_DIR/vidtv") || vrc=$?
+	vidtv=$(sh "$ROOT/scripts/vm/build-vidtv.sh" "$BUILD_DIR/vidtv") || vrc=$?
 	if [ "$vrc" = 77 ]; then
-		echo "bench: SKIP: vidtv cannot be built here (linux-source-6.1, linux-headers); no figures" >&2
+		echo "bench: SKIP (part): vidtv cannot be built here (linux-source-6.1, linux-headers); no dvr0 figures" >&2
+		vidtv=-
+	elif [ "$vrc" != 0 ]; then
+		echo "bench: building vidtv failed" >&2
+		exit 1
+	else
+		HAVE_VIDTV=1
+	fi
+	src=0
+	stream=$(sh "$ROOT/scripts/gen-streams.sh" "$BUILD_DIR/streams" sd_mpeg2_mp2.ts) || src=$?
+	if [ "$src" = 77 ]; then
+		echo "bench: SKIP (part): no ffmpeg CLI to make the file tuner's stream; no zap figures" >&2
+		stream=-
+	elif [ "$src" != 0 ]; then
+		echo "bench: making the zap stream failed" >&2
+		exit 1
+	fi
+	if [ "$vidtv" = - ] && [ "$stream" = - ]; then
+		echo "bench: SKIP: neither vidtv nor the ffmpeg CLI here; no figures" >&2
 		exit 77
 	fi
-	[ "$vrc" = 0 ] || { echo "bench: building vidtv failed" >&2; exit 1; }
+	GUEST_ARGS="$vidtv $stream"
 fi
 
 LOG=${BENCH_LOG:-$(mktemp)}
@@ -76,7 +100,8 @@ if [ "$status" != 0 ]; then
 fi
 
 # the figures measured in the VM, then the ratios between them
-tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' | awk -v suite="$SUITE" '
+tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' |
+	awk -v suite="$SUITE" -v have_vidtv="$HAVE_VIDTV" '
 	{ print; value[$2] = $3 }
 	function ratio(name, a, b) {
 		if (!(a in value) || !(b in value)) {
@@ -92,6 +117,8 @@ tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' | awk -
 	}
 	END {
 		if (suite == "tuner") {
+			if (!have_vidtv)
+				exit 0
 			# the emulated dvr0 against the one of vidtv, measured in this run
 			ratio("tuner_dvr_read_emul_direct_median", "tuner_dvr_read_emul_median", "tuner_dvr_read_direct_median")
 			ratio("tuner_dvr_read_emul_direct_p99", "tuner_dvr_read_emul_p99", "tuner_dvr_read_direct_p99")
