@@ -16,8 +16,8 @@ RUN="console-setup-linux"
 TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod
        file procps dvb-tools gcc-multilib clang libclang-rt-14-dev man-db systemd time passwd"
 # the clients the end-to-end tests run unmodified (tests/vm/vdr.sh): VDR with the plugin of the
-# full-featured cards, MPlayer with its mpegpes outputs
-E2E="vdr vdr-plugin-dvbsddevice mplayer"
+# full-featured cards, MPlayer with its mpegpes outputs, dvb-apps' tzap (tests/vm/live.sh)
+E2E="vdr vdr-plugin-dvbsddevice mplayer dvb-apps"
 
 apt-get update
 # shellcheck disable=SC2086

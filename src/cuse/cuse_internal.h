@@ -4,6 +4,8 @@
 #define FFDVB_CUSE_INTERNAL_H
 
 #define FUSE_USE_VERSION 35
+#include <errno.h>
+
 #include <cuse_lowlevel.h>
 #include <fuse_lowlevel.h>
 
@@ -98,5 +100,15 @@ void ffdvb_cuse_log(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
 /* rate-limited, for requests refused because of the caller's input */
 void ffdvb_cuse_log_refused(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Replies an error. FUSE carries only errnos below 512: a kernel-internal code that a real
+ * driver lets through (vidtv's ENOTSUPP, 524, for FE_READ_SNR) would make the kernel refuse the
+ * reply and leave the caller waiting for ever; ENOTSUPP becomes EOPNOTSUPP, anything else EIO. */
+static inline int cuse_reply_errno(fuse_req_t req, int err)
+{
+	if (err >= 512)
+		err = err == 524 ? EOPNOTSUPP : EIO;
+	return fuse_reply_err(req, err);
+}
 
 #endif

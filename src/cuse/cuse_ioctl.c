@@ -262,7 +262,7 @@ static void finish(fuse_req_t req, struct cuse_ioctl_call *call, int ret)
 	size_t out_len = 0, props_len = 0;
 
 	if (ret < 0) {
-		fuse_reply_err(req, -ret);
+		cuse_reply_errno(req, -ret);
 		return;
 	}
 	if (call->lo.copy_out)
@@ -433,6 +433,6 @@ void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info 
 	run(req, cf, call);
 	return;
 answer:
-	fuse_reply_err(req, -err);
+	cuse_reply_errno(req, -err);
 	call_release(call);
 }

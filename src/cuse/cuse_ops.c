@@ -60,7 +60,7 @@ static int read_step(struct cuse_pending *p)
 		n = p->interrupted ? -EINTR : -EAGAIN;
 	}
 	if (n < 0)
-		fuse_reply_err(p->req, (int)-n);
+		cuse_reply_errno(p->req, (int)-n);
 	else
 		fuse_reply_buf(p->req, p->data, (size_t)n);
 	return 1;
@@ -158,7 +158,7 @@ static int write_step(struct cuse_pending *p, const char *data)
 	if (p->done > 0 || err == 0)
 		fuse_reply_write(p->req, p->done);
 	else
-		fuse_reply_err(p->req, (int)-err);
+		cuse_reply_errno(p->req, (int)-err);
 	return 1;
 }
 
@@ -280,7 +280,7 @@ static void cuse_open(fuse_req_t req, struct fuse_file_info *fi)
 	err = dev->ops->open ? dev->ops->open(dev->node, fi->flags, &cf->file) : 0;
 	if (err < 0) {
 		free(cf);
-		fuse_reply_err(req, -err);
+		cuse_reply_errno(req, -err);
 		return;
 	}
 	cf->next = dev->files;
