@@ -2,7 +2,10 @@
 # usage: bench/run.sh SUITE
 # Runs one benchmark suite and prints one line per figure on stdout: `figure NAME VALUE UNIT`.
 # A comparison is a figure with unit `ratio`, computed from figures measured in the same run.
-# Suites: core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
+# Suites: vdr (unmodified VDR 2.6 + dvbsddevice -o on ffdvbd in the VM, bench/vdr-guest.sh:
+#         ffdvbd's CPU share and peak RSS while VDR replays an SD recording made here with the
+#         ffmpeg CLI and vdr --genindex, and SVDRP HITK Menu to the menu on screen);
+#         core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
 #         decode (the whole playback path in-process against the ffmpeg CLI's own decode);
 #         osd (OSD_SEND_CMD through CUSE to the picture on screen, and OSD command rates, in the VM);
 #         tuner (dvr0 read latency and throughput through --tuner dvb:0 against vidtv's own
@@ -32,8 +35,11 @@ core | osd | tuner) ;;
 decode)
 	exec sh "$ROOT/bench/decode.sh" ;;
 vdr)
-	echo "bench: suite $SUITE not implemented yet" >&2
-	exit 2 ;;
+	for c in vdr svdrpsend ffmpeg python3; do
+		command -v $c > /dev/null || { echo "bench: SKIP: $c is not installed (vdr suite: vdr, vdr-plugin-dvbsddevice, ffmpeg)" >&2; exit 77; }
+	done
+	ls /usr/lib/vdr/plugins/libvdr-dvbsddevice.so.* > /dev/null 2>&1 ||
+		{ echo "bench: SKIP: vdr-plugin-dvbsddevice is not installed" >&2; exit 77; } ;;
 *)
 	echo "usage: bench/run.sh core|decode|osd|tuner|vdr" >&2
 	exit 2 ;;
@@ -43,11 +49,13 @@ case $SCALE in '' | *[!0-9]* | 0) echo "bench: BENCH_SCALE must be a positive in
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
 	{
 		cmake -S "$ROOT" -B "$BUILD_DIR" &&
-		cmake --build "$BUILD_DIR" -j2 --target ffdvbd bench
+		cmake --build "$BUILD_DIR" -j2 --target ffdvbd ffdvbctl bench
 	} >&2 || { echo "bench: build failed" >&2; exit 1; }
 fi
 BIN=$BUILD_DIR/bin
-for b in ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt ffdvb-bench-osd; do
+need="ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt ffdvb-bench-osd"
+[ "$SUITE" = vdr ] && need="ffdvbd ffdvbctl"
+for b in $need; do
 	[ -x "$BIN/$b" ] || { echo "bench: $BIN/$b is missing" >&2; exit 1; }
 done
 [ -x "$VM" ] || { echo "bench: VM runner $VM is missing" >&2; exit 1; }
@@ -81,6 +89,25 @@ if [ "$SUITE" = tuner ]; then
 		exit 77
 	fi
 	GUEST_ARGS="$vidtv $stream"
+fi
+
+if [ "$SUITE" = vdr ]; then
+	# one SD recording in VDR's layout: 720x576 MPEG-2 (2 Mbit/s) + MP2, 30 s, index by vdr
+	rec=$BUILD_DIR/streams/vdr-bench-sd/Bench/2024-01-01.12.00.1-0.rec
+	if [ ! -s "$rec/index" ]; then
+		rm -rf "$BUILD_DIR/streams/vdr-bench-sd"
+		mkdir -p "$rec"
+		ffmpeg -hide_banner -loglevel error -nostdin -y \
+			-f lavfi -i testsrc2=size=720x576:rate=25:duration=30 \
+			-f lavfi -i sine=frequency=440:sample_rate=48000:duration=30 \
+			-map 0:v -map 1:a -c:v mpeg2video -b:v 2000k -maxrate 2500k -bufsize 1835k -g 12 -bf 2 \
+			-aspect 4:3 -c:a mp2 -b:a 192k -mpegts_service_id 1 -streamid 0:0x1ff -streamid 1:0x200 \
+			-f mpegts "$rec/00001.ts" >&2 &&
+			printf 'C T-8916-514-1\nT ffdvb bench recording\nF 25\nP 50\nL 99\n' > "$rec/info" &&
+			vdr --genindex="$rec" > /dev/null && [ -s "$rec/index" ] ||
+			{ echo "bench: making the SD recording failed" >&2; exit 1; }
+	fi
+	GUEST_ARGS=$BUILD_DIR/streams/vdr-bench-sd
 fi
 
 LOG=${BENCH_LOG:-$(mktemp)}

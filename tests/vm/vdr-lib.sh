@@ -1,7 +1,10 @@
 # Shared by the VDR VM tests (sourced after lib.sh, POSIX sh; docs/vdr.md): the VM's syslog,
 # ffdvbd headless, VDR's config and VDR itself in the sysfs view, SVDRP and small probes.
 # The sourcing script sets $bin, $streams, $out, $syslog and $video (a folder of recordings);
-# optional: $daemon_args (more ffdvbd options), $vdr_setup (lines of VDR's setup.conf).
+# optional: $daemon_args (more ffdvbd options), $vdr_setup (lines of VDR's setup.conf),
+# $no_record (set: ffdvbd without --record), $ctl_args (ffdvbctl's adapter), $vdr_channels
+# (VDR's channels.conf), $vdr_plugin (the dvbsddevice argument, default "dvbsddevice -o"),
+# $vdr_args (more VDR options).
 port=6419
 T=$(mktemp -d /tmp/vdr.XXXXXX)
 # the results share is kept between runs (ctest): logs that are appended to start empty, so
@@ -19,7 +22,10 @@ wait_log() {
 	until new_log "$2" || [ $_i -ge "$1" ]; do _i=$((_i + 1)); sleep 0.1; done
 	new_log "$2"
 }
-json() { "$bin/ffdvbctl" status --json | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
+# ffdvbctl for the adapter under test ($ctl_args: e.g. --adapter 1; empty: adapter 0)
+# shellcheck disable=SC2086 # ctl_args is a word list
+ctl() { "$bin/ffdvbctl" ${ctl_args:-} "$@"; }
+json() { ctl status --json | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 now() { date +%s.%N; }
 # STC ticks in the wall-clock time between two now() values
 ticks() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 90000 }'; }
@@ -34,34 +40,39 @@ vdr_env_start() {
 	[ -c /dev/cuse ] || modprobe cuse
 	modprobe dvb_core 2> /dev/null
 	mkdir -p "$out/record"
+	set -- --record "$out/record"
+	[ -n "${no_record:-}" ] && set --
 	# shellcheck disable=SC2086 # daemon_args is a word list
-	"$bin/ffdvbd" --foreground --output none --record "$out/record" -v ${daemon_args:-} \
+	"$bin/ffdvbd" --foreground --output none "$@" -v ${daemon_args:-} \
 		>> "$out/ffdvbd.log" 2>&1 &
 	pid=$!
 	_i=0
-	until "$bin/ffdvbctl" status > /dev/null 2>&1 || [ $_i -gt 300 ]; do _i=$((_i + 1)); sleep 0.1; done
-	"$bin/ffdvbctl" status > /dev/null 2>&1
+	until ctl status > /dev/null 2>&1 || [ $_i -gt 300 ]; do _i=$((_i + 1)); sleep 0.1; done
+	ctl status > /dev/null 2>&1
 	check $? "daemon: ready"
 }
 
-# VDR's config and video folders in $T, VDR (user vdr) started by ffdvb-run-vdr, and a trace
+# VDR's config and video folders in $T, VDR (user vdr) started by ffdvb-run-vdr, and a trace;
+# waits for VDR's SVDRP server (a check) unless $1 is "nowait"
 vdr_start() {
 	mkdir -p "$T/cfg" "$T/video" "$T/cache" "$T/grab"
 	echo 127.0.0.1 > "$T/cfg/svdrphosts.conf"
 	printf '%s' "${vdr_setup:-}" > "$T/cfg/setup.conf"
 	for _f in sources.conf diseqc.conf scr.conf keymacros.conf; do cp "/etc/vdr/$_f" "$T/cfg/"; done
-	echo 'Test;Emu:514000:B8C23D12G8M16S0T8Y0:T:27500:511=2:512=deu@3;513=deu@106:0:0:1:8916:514:0' \
+	echo "${vdr_channels:-Test;Emu:514000:B8C23D12G8M16S0T8Y0:T:27500:511=2:512=deu@3;513=deu@106:0:0:1:8916:514:0}" \
 		> "$T/cfg/channels.conf"
 	cp -r "$video/." "$T/video/"
 	chown -R vdr:vdr "$T"
 	log_mark
-	"$bin/ffdvbctl" trace > "$out/trace.log" 2>&1 &
+	ctl trace > "$out/trace.log" 2>&1 &
 	tracer=$!
 	sleep 0.3
+	# shellcheck disable=SC2086 # vdr_args is a word list
 	"$here/../../scripts/ffdvb-run-vdr" -- -u vdr -c "$T/cfg" -v "$T/video" --cachedir="$T/cache" \
 		-E- -L /usr/lib/vdr/plugins --resdir=/usr/share/vdr --no-kbd -l 3 -p $port \
-		-g "$T/grab" -P"dvbsddevice -o" > "$out/vdr.out" 2>&1 &
+		-g "$T/grab" -P"${vdr_plugin:-dvbsddevice -o}" ${vdr_args:-} > "$out/vdr.out" 2>&1 &
 	vdr=$!
+	[ "${1:-}" = nowait ] && return 0
 	wait_log 300 'SVDRP .* listening on port'
 	check $? "vdr: started, SVDRP listening"
 }

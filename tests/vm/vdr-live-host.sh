@@ -1,0 +1,31 @@
+#!/bin/sh
+# usage: vdr-live-host.sh BINDIR BUILDDIR SCRIPT [ARGS...]
+# Host side of the VDR tests that need vidtv as a real budget card (vdr-live.sh, ...): builds
+# vidtv for the VM's kernel (scripts/vm/build-vidtv.sh, cached in BUILDDIR/vidtv), then runs
+# tests/vm/SCRIPT BINDIR VIDTVDIR ARGS... inside scripts/vm.sh.
+# Skips (77, loudly; vidtv missing is a failure under CI) without vdr, the plugin or vidtv.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+usage='usage: vdr-live-host.sh BINDIR BUILDDIR SCRIPT [ARGS...]'
+bin=${1:?$usage}
+build=${2:?$usage}
+script=${3:?$usage}
+shift 3
+skip() {
+	echo "########################################################################" >&2
+	echo "SKIP: $*" >&2
+	echo "########################################################################" >&2
+	exit 77
+}
+command -v vdr > /dev/null || skip "vdr is not installed (apt-get install vdr vdr-plugin-dvbsddevice)"
+ls /usr/lib/vdr/plugins/libvdr-dvbsddevice.so.* > /dev/null 2>&1 ||
+	skip "vdr-plugin-dvbsddevice is not installed"
+command -v svdrpsend > /dev/null || skip "svdrpsend (package vdr) is missing"
+rc=0
+vidtv=$(sh "$here/../../scripts/vm/build-vidtv.sh" "$build/vidtv") || rc=$?
+if [ "$rc" = 77 ]; then
+	[ -n "${CI:-}" ] && { echo "vdr-live-host.sh: vidtv cannot be built (CI: failure)" >&2; exit 1; }
+	skip "vidtv cannot be built here (linux-source, kernel headers): no budget card for VDR"
+fi
+[ "$rc" = 0 ] || { echo "vdr-live-host.sh: building vidtv failed" >&2; exit 1; }
+exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $vidtv $*"
