@@ -67,7 +67,6 @@ struct card_dmx_filter {
 	int npids;
 	int decoder_feed;  /* holds card->dmx_decoder[pes.pes_type] */
 	unsigned int rec_bit; /* CARD_PLAY_* bit this feed holds in card->rec_mode */
-	int buffer_allocated; /* dvb-core allocates the read buffer at the first start */
 	size_t buffer_size;
 };
 
@@ -89,7 +88,6 @@ enum card_trick { CARD_TRICK_NONE, CARD_TRICK_FAST, CARD_TRICK_SLOW, CARD_TRICK_
 
 #define CARD_EVENT_SLOTS 8 /* §9.4: ring of 8 slots, at most 7 pending */
 
-#define CARD_DTV_PROPS 80 /* > DTV_MAX_COMMAND of current uapi */
 
 struct ffdvb_card {
 	struct event_base *base;

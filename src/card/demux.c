@@ -78,7 +78,6 @@ static int filter_start(struct card_file *f)
 	if (flt->state < CARD_DMX_SET)
 		return -EINVAL;
 	filter_stop(f);
-	flt->buffer_allocated = 1;
 	if (flt->type == CARD_DMX_PES)
 		r = start_pes(f);
 	else if (flt->sct.pid > 0x1fff)
