@@ -21,9 +21,10 @@ command -v vdr > /dev/null || skip "vdr is not installed (apt-get install vdr vd
 ls /usr/lib/vdr/plugins/libvdr-dvbsddevice.so.* > /dev/null 2>&1 ||
 	skip "vdr-plugin-dvbsddevice is not installed"
 command -v svdrpsend > /dev/null || skip "svdrpsend (package vdr) is missing"
-# make_recording FOLDER SECONDS: FOLDER/Test/2024-01-01.12.00.1-0.rec with 00001.ts, info,
+# make_recording FOLDER SECONDS [VIDEO_KBITS]: FOLDER/Test/2024-01-01.12.00.1-0.rec with 00001.ts, info,
 # index; FOLDER.framemd5 with ffmpeg's per-picture MD5s
 make_recording() {
+	vrate=${3:-1000}
 	rec=$1/Test/2024-01-01.12.00.1-0.rec
 	ts=$rec/00001.ts
 	[ -s "$ts" ] && [ -s "$rec/index" ] && [ -s "$1.framemd5" ] && return 0
@@ -37,7 +38,7 @@ make_recording() {
 		-f lavfi -i "testsrc2=size=352x288:rate=25:duration=$2" \
 		-f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$2" \
 		-f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=$2" \
-		-map 0:v -map 1:a -map 2:a -c:v mpeg2video -b:v 1000k -maxrate 1200k -bufsize 1000k \
+		-map 0:v -map 1:a -map 2:a -c:v mpeg2video -b:v ${vrate}k -maxrate $((vrate * 6 / 5))k -bufsize ${vrate}k \
 		-g 12 -bf 2 -flags +bitexact -aspect 4:3 -c:a:0 mp2 -b:a:0 128k -ac:a:0 2 \
 		-c:a:1 ac3 -b:a:1 192k -mpegts_flags system_b -mpegts_service_id 1 \
 		-streamid 0:0x1ff -streamid 1:0x200 -streamid 2:0x201 -f mpegts "$ts.tmp"
@@ -52,4 +53,7 @@ make_recording() {
 mkdir -p "$streams"
 make_recording "$streams/vdr-video" 20
 make_recording "$streams/vdr-video-long" 60
+# for the pacing check (vdr-pace.sh): 60 s at a fifth of the bit rate, about 250 TS packets/s,
+# which a TCG guest's CUSE round trips keep up with, so that the card, not the transport, paces
+make_recording "$streams/vdr-video-pace" 60 200
 exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $streams"

@@ -52,7 +52,8 @@ vdr_env_start() {
 	check $? "daemon: ready"
 }
 
-# VDR's config and video folders in $T, VDR (user vdr) started by ffdvb-run-vdr, and a trace;
+# VDR's config and video folders in $T, VDR (user vdr) started by ffdvb-run-vdr, and a trace
+# (none with no_trace=1: tracing every write costs a TCG guest time);
 # waits for VDR's SVDRP server (a check) unless $1 is "nowait"
 vdr_start() {
 	mkdir -p "$T/cfg" "$T/video" "$T/cache" "$T/grab"
@@ -62,11 +63,17 @@ vdr_start() {
 	echo "${vdr_channels:-Test;Emu:514000:B8C23D12G8M16S0T8Y0:T:27500:511=2:512=deu@3;513=deu@106:0:0:1:8916:514:0}" \
 		> "$T/cfg/channels.conf"
 	cp -r "$video/." "$T/video/"
+	# a finished recording: VDR treats an index file younger than an hour as one still being
+	# written (time-shift) and, at its end, waits for it to grow, 0.8 s per frame it plays
+	find "$T/video" -name index -exec touch -d '2024-01-01 12:00' {} +
 	chown -R vdr:vdr "$T"
 	log_mark
-	ctl trace > "$out/trace.log" 2>&1 &
-	tracer=$!
-	sleep 0.3
+	tracer=
+	if [ -z "${no_trace:-}" ]; then
+		ctl trace > "$out/trace.log" 2>&1 &
+		tracer=$!
+		sleep 0.3
+	fi
 	# shellcheck disable=SC2086 # vdr_args is a word list
 	"$here/../../scripts/ffdvb-run-vdr" -- -u vdr -c "$T/cfg" -v "$T/video" --cachedir="$T/cache" \
 		-E- -L /usr/lib/vdr/plugins --resdir=/usr/share/vdr --no-kbd -l 3 -p $port \
@@ -84,6 +91,7 @@ vdr_stop() {
 	_rc=$?
 	[ "$_rc" = 0 ]
 	check $? "vdr: SIGTERM -> exit status 0 (got $_rc)"
+	[ -n "$tracer" ] || return 0
 	kill "$tracer" 2> /dev/null
 	wait "$tracer" 2> /dev/null
 }
