@@ -23,6 +23,8 @@
 #define X16_PER_SAMPLE 30                /* audio positions in 1/16 ticks: 48 kHz = 1.875 ticks */
 #define AUDIO_GAP_FILL (TICKS_PER_S * 2) /* gaps up to this are played as silence */
 #define AUDIO_SLACK (TICKS_PER_S / 200)  /* 5 ms: closer than this counts as contiguous */
+#define AUDIO_BEHIND (TICKS_PER_S / 5)   /* sound this far behind the picture is dropped */
+#define AUDIO_RESYNC_MAX (TICKS_PER_S * 60) /* farther behind: a discontinuity, not lateness */
 #define STARVED_NS 20000000ull           /* input dry this long (real time) = ran out of data */
 #define STC_MASK ((1ull << 33) - 1)
 #define DEFAULT_PERIOD 3600              /* 25 Hz */
@@ -42,6 +44,7 @@ struct pres {
 
 	/* sound */
 	int audio_started;         /* samples queued since the anchor */
+	int audio_resync;          /* drop sound older than the clock (after a trick mode) */
 	int64_t audio_end_x16;     /* timeline (1/16 tick) just after the last queued sample */
 	int audio_paused;
 	int16_t *mixbuf;
@@ -297,6 +300,16 @@ static void feed_sound(struct pres *p, int64_t clock)
 		int64_t at_x16 = f->tl * 16 + (int64_t)f->used * X16_PER_SAMPLE;
 		int64_t gap = (at_x16 - p->audio_end_x16) / 16;
 
+		if (p->audio_resync) {
+			int64_t end = (at_x16 + (int64_t)left * X16_PER_SAMPLE) / 16;
+
+			if (end < clock && clock - end <= AUDIO_RESYNC_MAX) {
+				dec_frame_free(pop(s)); /* held back by the trick mode: late now */
+				continue;
+			}
+			p->audio_resync = 0; /* the gap rules below cut the rest */
+		}
+
 		if (gap > AUDIO_SLACK && gap <= AUDIO_GAP_FILL) {
 			size_t nb = (size_t)((at_x16 - p->audio_end_x16) / X16_PER_SAMPLE);
 
@@ -375,6 +388,7 @@ static void apply_serials(struct pres *p)
 		p->preroll = 1;
 		p->clock_valid = 0;
 		p->audio_started = 0;
+		p->audio_resync = 0;
 		pthread_mutex_unlock(&dec->lock);
 		ffdvb_output_audio_clear(p->out);
 		pthread_mutex_lock(&dec->lock);
@@ -400,6 +414,17 @@ static void apply_state(struct pres *p, uint64_t now)
 		if (p->shown) {
 			p->anchor_tl = p->shown->tl;
 			p->anchor_ns = now;
+		}
+		/* Pause + slow motion moved the pictures on while the sound stood still: the sound
+		   follows the picture (dropping what is late) rather than the picture waiting for it */
+		if (p->shown && p->audio_started &&
+		    p->shown->tl - audio_clock(p) > AUDIO_BEHIND) {
+			p->audio_started = 0;
+			p->audio_resync = 1;
+			pthread_mutex_unlock(&dec->lock);
+			ffdvb_output_audio_clear(p->out);
+			pthread_mutex_lock(&dec->lock);
+			dec->audio_out_queued = 0;
 		}
 		/* a clear during the trick mode (VDR: Play after fast forward/rewind) left no
 		   clock: start it on the next pictures */
