@@ -1,4 +1,8 @@
-/* The synthetic /sys/class/dvb for VDR's dvbsddevice probe (sysfs_view.h). */
+/* The synthetic /sys/class/dvb (sysfs_view.h): for VDR's dvbsddevice probe (dev, device/ with
+ * an av7110 subsystem id) and for libdvbv5's tools, which find devices through libudev: uevent
+ * with the DVB_* keys dvb-core sends, a subsystem link in each entry, and a parent with a
+ * subsystem (libudev drops a device whose parent has none; the view folder itself is that
+ * parent, as /sys/class/dvb's entries have theirs in /sys/devices). */
 #include "sysfs_view.h"
 #include "log.h"
 
@@ -16,6 +20,7 @@
 #include "ffdvb/card.h"
 
 #define REAL_CLASS_DIR "/sys/class/dvb"
+#define PARENT_SUBSYSTEM "/sys/bus/platform" /* any real bus: libudev only needs one */
 
 /* av7110 "full-featured" cards: an SAA7146 bridge with a TechnoTrend subsystem id. 13c2:0003 is
    one of the ids dvbsddevice accepts (TT-budget/WinTV-NOVA-S... FF, Rev 2.1). */
@@ -67,6 +72,8 @@ static void remove_entry(const char *entry)
 	rmdir(path);
 	snprintf(path, sizeof(path), "%s/dev", entry);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/subsystem", entry);
+	unlink(path);
 	snprintf(path, sizeof(path), "%s/uevent", entry);
 	unlink(path);
 	rmdir(entry);
@@ -74,8 +81,9 @@ static void remove_entry(const char *entry)
 
 static int write_entry(const char *view, int adapter, const char *node, dev_t rdev)
 {
-	char entry[PATH_MAX], path[PATH_MAX + 32], text[160];
+	char entry[PATH_MAX], path[PATH_MAX + 32], text[256];
 	unsigned int maj = major(rdev), min = minor(rdev);
+	int type_len = (int)strcspn(node, "0123456789"); /* "frontend0" -> "frontend" */
 	int rc;
 
 	snprintf(entry, sizeof(entry), "%s/dvb%d.%s", view, adapter, node);
@@ -88,15 +96,35 @@ static int write_entry(const char *view, int adapter, const char *node, dev_t rd
 	if ((rc = write_file(path, text)) < 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/uevent", entry);
-	snprintf(text, sizeof(text), "MAJOR=%u\nMINOR=%u\nDEVNAME=dvb/adapter%d/%s\n", maj, min,
-		 adapter, node);
+	snprintf(text, sizeof(text),
+		 "MAJOR=%u\nMINOR=%u\nDEVNAME=dvb/adapter%d/%s\nDVB_ADAPTER_NUM=%d\n"
+		 "DVB_DEVICE_TYPE=%.*s\nDVB_DEVICE_NUM=%s\n",
+		 maj, min, adapter, node, adapter, type_len, node, node + type_len);
 	if ((rc = write_file(path, text)) < 0)
 		return rc;
+	snprintf(path, sizeof(path), "%s/subsystem", entry);
+	if (symlink(REAL_CLASS_DIR, path) != 0)
+		return -errno;
 	for (size_t i = 0; i < sizeof(device_files) / sizeof(device_files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/device/%s", entry, device_files[i].name);
 		if ((rc = write_file(path, device_files[i].value)) < 0)
 			return rc;
 	}
+	return 0;
+}
+
+/* The view folder as the entries' parent device for libudev: a uevent and a subsystem. */
+static int write_parent(const char *view)
+{
+	char path[PATH_MAX + 16];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/uevent", view);
+	if (access(path, F_OK) != 0 && (rc = write_file(path, "")) < 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s/subsystem", view);
+	if (symlink(PARENT_SUBSYSTEM, path) != 0 && errno != EEXIST)
+		return -errno;
 	return 0;
 }
 
@@ -136,6 +164,8 @@ int ffdvbd_sysfs_view_add(const char *control_path, int adapter)
 		rc = -errno;
 		goto fail;
 	}
+	if ((rc = write_parent(view)) < 0)
+		goto fail;
 	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
 		const char *node = ffdvb_node_name(t);
 		char dev[96];
