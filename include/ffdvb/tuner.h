@@ -9,7 +9,8 @@
  *                  paced by its PCR, looping (software demux: src/demux/swdemux*.c)
  *   dvb:A[.F]      the real budget adapter /dev/dvb/adapterA (frontend F, demux F, dvr F),
  *                  located and opened through libdvbv5; ioctls go to the real file descriptors
- *   remote:HOST:PORT  a budget adapter behind dvbv5-daemon, through libdvbv5's remote protocol
+ *   remote:HOST:PORT  a budget adapter behind dvbv5-daemon, through our own client of its wire
+ *                     protocol (src/frontend/dvbv5_wire.c)
  *
  * Threading: everything runs on the daemon's event-loop thread (the base given to
  * ffdvb_tuner_new). Results: 0 or a byte count, or -errno. A backend never blocks: where the

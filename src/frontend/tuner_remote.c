@@ -1,30 +1,30 @@
-/* The remote: tuner: a budget adapter behind dvbv5-daemon (remote:HOST:PORT), through libdvbv5's
- * remote protocol. Each client file gets its own connection to the daemon (libdvbv5 keeps one
- * frontend state per struct dvb_device, and the daemon serves a connection's commands one after
- * the other), opened on the adapter "dvbA.xxx0" (A from ADAPTER after the port, default 0).
+/* The remote: tuner: a budget adapter behind dvbv5-daemon (remote:HOST:PORT[:A[.F]]), spoken to
+ * with our own client of its wire protocol (dvbv5_wire.c), not libdvbv5's remote client, which
+ * aborts the process and loses the frontend parameters in Debian's 1.22.1 (docs/tuner.md).
  *
- * The protocol has no raw ioctls: the frontend calls a client makes are mapped onto libdvbv5's
- * frontend parameters (tuner_remote_fe.c); the demux filters onto dvb_dev_dmx_set_pesfilter /
- * _section_filter / _stop and dvb_dev_set_bufsize. Data comes through dvb_dev_read, a round trip
- * per call, so a thread per data file reads (the remote file is non-blocking: a read waiting in
- * the daemon would hold the connection's other commands) into a bounded ring and wakes the loop
- * through an eventfd. Calls other than reads are synchronous round trips on the loop thread.
+ * One connection per tuner, owned by the tuner and watched by the loop: the daemon keeps one
+ * global state (closing any connection closes every device it has open, and it pushes all data
+ * to the connection that last said daemon_get_version). Each client file is its own dev_open
+ * of "dvbA.frontendF" / "dvbA.demuxF" / "dvbA.dvrF" on it (a uid). The daemon reads every open
+ * demux/dvr itself and pushes data_read frames tagged with the uid; they go into that file's
+ * ring and wake its client. Commands are synchronous round trips on the loop thread.
  *
- * The daemon stopping: libdvbv5 answers -ENODEV on a dead connection; the file answers -ENODEV
- * from then on and the next open connects again. */
+ * The daemon stopping: the connection's EOF (seen by the loop or by the next command) marks
+ * every file gone (-ENODEV from then on); the next open connects again. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
+#include <sys/ioctl.h>
 
 #include <event2/event.h>
-#include <libdvbv5/libdvb-version.h>
 
 #include "tuner_remote.h"
+
+#define REMOTE_CONNECT_TIMEOUT_MS 2000
+#define REMOTE_RING_MIN (2 * 16384) /* two of the daemon's largest data_read frames */
 
 static struct remote_tuner *tuner_of(struct ffdvb_tuner *t)
 {
@@ -33,221 +33,266 @@ static struct remote_tuner *tuner_of(struct ffdvb_tuner *t)
 
 static const char *const type_names[] = { "frontend", "demux", "dvr" };
 
-/* ---------------------------------------------------------------- the reader thread */
+/* ---------------------------------------------------------------- waking clients */
 
-static void reader_unref(struct remote_reader *r)
+/* Wakes happen from the loop, never inside the call that learnt about them: data and a lost
+ * connection are often seen while serving another file's command. */
+static void wake_files(evutil_socket_t fd, short what, void *ctx)
 {
-	int last;
+	struct remote_tuner *rt = ctx;
 
-	pthread_mutex_lock(&r->mu);
-	last = --r->refs == 0;
-	pthread_mutex_unlock(&r->mu);
-	if (!last)
-		return;
-	/* the connection goes with the last user: a thread stuck in a read that the daemon never
-	 * answers keeps it (and only it) */
-	if (r->od)
-		dvb_dev_close(r->od);
-	if (r->dvb)
-		dvb_dev_free(r->dvb);
-	if (r->efd >= 0)
-		close(r->efd);
-	pthread_mutex_destroy(&r->mu);
-	free(r->ring);
-	free(r);
-}
-
-static void *reader_main(void *arg)
-{
-	struct remote_reader *r = arg;
-	char buf[REMOTE_READ_CHUNK];
-	uint64_t one = 1;
-
+	(void)fd, (void)what;
 	for (;;) {
-		ssize_t n;
-		int stop;
+		struct remote_file *rf = rt->files;
 
-		pthread_mutex_lock(&r->mu);
-		stop = r->stop;
-		pthread_mutex_unlock(&r->mu);
-		if (stop)
+		while (rf && !rf->wake_pending)
+			rf = rf->next;
+		if (!rf)
 			break;
-		errno = 0;
-		n = dvb_dev_read(r->od, buf, sizeof(buf));
-		if (n < 0 && errno && n == -1)
-			n = -errno;
-		if (n == -EAGAIN || n == 0) {
-			usleep(REMOTE_IDLE_US);
+		rf->wake_pending = 0; /* the hook may close files: search again from the head */
+		tuner_file_wake(&rf->base);
+	}
+}
+
+static void mark_wake(struct remote_file *rf)
+{
+	struct remote_tuner *rt = remote_tuner_of(rf);
+
+	rf->wake_pending = 1;
+	if (rt->wake_ev)
+		event_active(rt->wake_ev, EV_TIMEOUT, 0);
+}
+
+/* ---------------------------------------------------------------- the connection */
+
+static void close_connection(struct remote_tuner *rt)
+{
+	if (rt->idle_ev)
+		event_del(rt->idle_ev);
+	if (rt->wire_ev)
+		event_free(rt->wire_ev);
+	rt->wire_ev = NULL;
+	dvbv5_wire_close(rt->w);
+	rt->w = NULL;
+}
+
+/* No file open for a while: let go of the daemon (it does not exit on SIGTERM while a
+ * connection is open). Not at once: a connection's end makes the daemon close every device
+ * and forget where its data goes, which must not overtake the next connection's start. */
+static void idle_close(evutil_socket_t fd, short what, void *ctx)
+{
+	struct remote_tuner *rt = ctx;
+
+	(void)fd, (void)what;
+	if (!rt->files && rt->w)
+		close_connection(rt);
+}
+
+static void drop_connection(struct remote_tuner *rt)
+{
+	if (!rt->w)
+		return;
+	close_connection(rt);
+	rt->present = rt->locked = 0;
+	rt->disconnects++;
+	for (struct remote_file *rf = rt->files; rf; rf = rf->next) {
+		if (rf->gone)
 			continue;
-		}
-		pthread_mutex_lock(&r->mu);
-		if (n > 0) {
-			size_t room = r->size - r->len, take = (size_t)n < room ? (size_t)n : room;
-
-			for (size_t i = 0; i < take; i++)
-				r->ring[(r->head + r->len + i) % r->size] = buf[i];
-			r->len += take;
-			if (take < (size_t)n)
-				r->err = EOVERFLOW; /* as dmxdev: the buffer overflowed, reported once */
-		} else if (n == -ENODEV || n == -EIO || n == -ECONNRESET || n == -EPIPE) {
-			r->gone = 1;
-		} else {
-			r->err = (int)-n;
-		}
-		stop = r->gone;
-		pthread_mutex_unlock(&r->mu);
-		if (write(r->efd, &one, sizeof(one)) < 0) {
-			/* the counter is saturated: the loop has a wake-up pending anyway */
-		}
-		if (stop)
-			break;
+		rf->gone = 1;
+		if (rf->ev)
+			event_del(rf->ev);
+		mark_wake(rf);
 	}
-	reader_unref(r);
-	return NULL;
 }
 
-static void reader_ready(evutil_socket_t fd, short what, void *ctx)
+/* nonzero when the connection is closed or broken (dvbv5_wire's errors are sticky) */
+static int connection_lost(struct remote_tuner *rt)
 {
-	struct remote_file *rf = ctx;
-	uint64_t v;
-
-	(void)what;
-	if (read(fd, &v, sizeof(v)) < 0) {
-		/* EAGAIN: somebody drained it already */
-	}
-	tuner_file_wake(&rf->base);
-}
-
-/* Debian's libdvbv5 1.22.1 aborts the whole process (glibc's fortify check in its receive
- * thread) on dvbv5-daemon's answer to dvb_dev_read, so data is off unless FFDVB_REMOTE_READ=1
- * says the library in use is a fixed one (docs/tuner.md). */
-static int reads_enabled(void)
-{
-	const char *v = getenv("FFDVB_REMOTE_READ");
-
-	return v && *v == '1';
-}
-
-/* Starts the thread that reads rf's connection; the thread then owns the connection with rf. */
-static int reader_start(struct remote_file *rf)
-{
-	struct remote_reader *r;
-	pthread_t th;
-
-	if (rf->reader || !reads_enabled())
-		return 0;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->size = REMOTE_RING_SIZE;
-	r->ring = malloc(r->size);
-	r->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (!r->ring || r->efd < 0)
-		goto fail;
-	pthread_mutex_init(&r->mu, NULL);
-	r->refs = 2;
-	r->dvb = rf->dvb;
-	r->od = rf->od;
-	rf->ev = event_new(rf->base.tuner->base, r->efd, EV_READ | EV_PERSIST, reader_ready, rf);
-	if (!rf->ev || event_add(rf->ev, NULL) != 0)
-		goto fail_mutex;
-	if (pthread_create(&th, NULL, reader_main, r) != 0)
-		goto fail_mutex;
-	pthread_detach(th);
-	rf->dvb = NULL; /* the reader's now: freed by the last of the two */
-	rf->reader = r;
-	return 0;
-fail_mutex:
-	if (rf->ev)
-		event_free(rf->ev);
-	rf->ev = NULL;
-	pthread_mutex_destroy(&r->mu);
-fail:
-	if (r->efd >= 0)
-		close(r->efd);
-	free(r->ring);
-	free(r);
-	return -ENOMEM;
-}
-
-/* ---------------------------------------------------------------- files */
-
-static struct dvb_open_descriptor *remote_od(struct remote_file *rf)
-{
-	return rf->reader ? rf->reader->od : rf->od;
+	return !rt->w || dvbv5_wire_pump(rt->w, 0) < 0;
 }
 
 int remote_gone(struct remote_file *rf, int r)
 {
-	if (r == -ENODEV || r == -EIO || r == -ECONNRESET || r == -EPIPE) {
-		if (!rf->gone) {
-			rf->gone = 1;
-			tuner_of(rf->base.tuner)->disconnects++;
-			tuner_of(rf->base.tuner)->present = 0;
-			tuner_file_wake(&rf->base);
-		}
+	struct remote_tuner *rt = remote_tuner_of(rf);
+
+	if (rf->gone)
+		return -ENODEV;
+	if ((r == -ENODEV || r == -EPROTO || r == -ETIMEDOUT) && connection_lost(rt)) {
+		drop_connection(rt);
 		return -ENODEV;
 	}
 	return r;
 }
 
-static void quiet(void *priv, int level, const char *fmt, ...)
+static void wire_readable(evutil_socket_t fd, short what, void *ctx)
 {
-	(void)priv, (void)level, (void)fmt;
+	struct remote_tuner *rt = ctx;
+
+	(void)fd, (void)what;
+	if (rt->w && dvbv5_wire_pump(rt->w, 0) < 0)
+		drop_connection(rt);
 }
+
+static void wire_log(void *opaque, int level, const char *text)
+{
+	struct remote_tuner *rt = opaque;
+
+	if (getenv("FFDVB_TUNER_DEBUG"))
+		fprintf(stderr, "ffdvbd: %s: dvbv5-daemon log %d: %s\n", rt->base.spec, level, text);
+	remote_fe_log_line(rt, text);
+}
+
+/* A working connection (the old one if it is still there): 0 or -ENODEV. */
+static int ensure_connection(struct remote_tuner *rt)
+{
+	struct dvbv5_wire *w;
+	char version[128];
+	int r;
+
+	if (!rt->wake_ev)
+		rt->wake_ev = event_new(rt->base.base, -1, 0, wake_files, rt);
+	if (!rt->idle_ev)
+		rt->idle_ev = event_new(rt->base.base, -1, 0, idle_close, rt);
+	if (!rt->wake_ev || !rt->idle_ev)
+		return -ENOMEM;
+	event_del(rt->idle_ev);
+	if (rt->w && !connection_lost(rt))
+		return 0;
+	drop_connection(rt);
+	r = dvbv5_wire_connect(&w, rt->host, rt->port, REMOTE_CONNECT_TIMEOUT_MS);
+	if (r < 0)
+		return -ENODEV;
+	dvbv5_wire_set_timeout(w, REMOTE_TIMEOUT_MS);
+	dvbv5_wire_on_log(w, wire_log, rt);
+	/* first, always: the daemon answers nothing else before it, and it makes this connection
+	 * the one its logs and data go to */
+	r = dvbv5_wire_get_version(w, version, sizeof(version));
+	if (r < 0) {
+		dvbv5_wire_close(w);
+		return -ENODEV;
+	}
+	rt->wire_ev = event_new(rt->base.base, dvbv5_wire_fd(w), EV_READ | EV_PERSIST,
+				wire_readable, rt);
+	if (!rt->wire_ev || event_add(rt->wire_ev, NULL) != 0) {
+		if (rt->wire_ev)
+			event_free(rt->wire_ev);
+		rt->wire_ev = NULL;
+		dvbv5_wire_close(w);
+		return -ENOMEM;
+	}
+	rt->w = w;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- data */
+
+static void data_arrived(void *opaque, int uid, int result, const uint8_t *data, size_t len)
+{
+	struct remote_file *rf = opaque;
+
+	(void)uid;
+	if (result < 0) {
+		if (result != -EAGAIN && result != -EINTR) {
+			rf->err = -result;
+			mark_wake(rf);
+		}
+		return;
+	}
+	if (!len || !rf->ring)
+		return;
+	size_t room = rf->size - rf->len, take = len < room ? len : room;
+
+	for (size_t i = 0; i < take; i++)
+		rf->ring[(rf->head + rf->len + i) % rf->size] = data[i];
+	rf->len += take;
+	if (take < len)
+		rf->err = EOVERFLOW; /* as dmxdev: the buffer overflowed, reported once */
+	mark_wake(rf);
+}
+
+static int ring_alloc(struct remote_file *rf, size_t size)
+{
+	uint8_t *ring = malloc(size);
+
+	if (!ring)
+		return -ENOMEM;
+	free(rf->ring);
+	rf->ring = ring;
+	rf->size = size;
+	rf->head = rf->len = 0;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- files */
+
+static int open_uid(struct remote_tuner *rt, enum ffdvb_tuner_dev dev, int flags)
+{
+	char sysname[64];
+	int uid = -ENODEV;
+
+	snprintf(sysname, sizeof(sysname), "dvb%u.%s%u", rt->adapter, type_names[dev],
+		 rt->frontend);
+	/* a connection that died while idle shows up here: connect again, once */
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (ensure_connection(rt) < 0)
+			return -ENODEV;
+		uid = dvbv5_wire_dev_open(rt->w, sysname, flags & O_ACCMODE);
+		if (uid >= 0 || !connection_lost(rt))
+			break;
+		drop_connection(rt);
+		uid = -ENODEV;
+	}
+	return uid;
+}
+
+static void remote_close(struct ffdvb_tuner_file *f);
 
 static int remote_open(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flags,
 		       struct ffdvb_tuner_file **out)
 {
 	struct remote_tuner *rt = tuner_of(t);
 	struct remote_file *rf = calloc(1, sizeof(*rf));
-	char sysname[64];
-	int r = -ENODEV;
+	int r;
 
 	if (!rf)
 		return -ENOMEM;
-	rf->base.tuner = t; /* tuner.c sets it after open; the reader needs it now */
+	rf->base.tuner = t; /* tuner.c sets it after open; the callbacks need it now */
 	rf->base.dev = dev;
 	rf->base.flags = flags;
-	rf->dvb = dvb_dev_alloc();
-	if (!rf->dvb) {
+	if (dev != FFDVB_TUNER_FRONTEND && ring_alloc(rf, REMOTE_RING_SIZE) < 0) {
 		free(rf);
 		return -ENOMEM;
 	}
-	if (!getenv("FFDVB_TUNER_DEBUG"))
-		dvb_dev_set_logpriv(rf->dvb, 0, quiet, NULL);
-	/* a connection per file; refused or unreachable: the tuner is not there */
-	if (dvb_dev_remote_init(rf->dvb, rt->host, rt->port) != 0 ||
-	    dvb_dev_find(rf->dvb, NULL, NULL) < 0)
-		goto fail;
-	snprintf(sysname, sizeof(sysname), "dvb%u.%s%u", rt->adapter, type_names[dev], rt->frontend);
-	/* not dvb_dev_seek_by_adapter: libdvbv5 1.22's remote seek aborts (see docs/tuner.md) */
-	errno = 0;
-	rf->od = dvb_dev_open(rf->dvb, sysname, (flags & O_ACCMODE) |
-			      (dev == FFDVB_TUNER_FRONTEND ? 0 : O_NONBLOCK));
-	if (!rf->od) {
-		r = errno && errno != ENOENT ? -errno : -ENODEV;
-		goto fail;
+	r = open_uid(rt, dev, flags);
+	if (r < 0) {
+		if (!rt->w)
+			rt->present = 0;
+		free(rf->ring);
+		free(rf);
+		return r;
 	}
-	if (dev == FFDVB_TUNER_FRONTEND)
-		remote_fe_opened(rf);
+	rf->uid = r;
 	rf->next = rt->files;
 	rt->files = rf;
 	rt->present = 1;
 	rt->opens++;
-	if (dev == FFDVB_TUNER_DVR && (flags & O_ACCMODE) == O_RDONLY && reader_start(rf) < 0) {
-		*out = &rf->base;
-		return 0; /* reads answer -ENODEV: no thread */
+	if (dev == FFDVB_TUNER_FRONTEND) {
+		remote_fe_opened(rf);
+	} else {
+		r = dvbv5_wire_on_data(rt->w, rf->uid, data_arrived, rf);
+		/* the daemon's buffer before any filter starts (EBUSY after); only readers get
+		 * data, but a demux's buffer counts for its section/PES reads too */
+		if (r == 0 && (flags & O_ACCMODE) != O_WRONLY)
+			r = remote_gone(rf, dvbv5_wire_dev_set_bufsize(rt->w, rf->uid,
+								   REMOTE_DEV_BUFSIZE));
+		if (r == -ENOSPC || r == -ENODEV) {
+			/* too many files on one connection, or it died: this file cannot work */
+			remote_close(&rf->base);
+			return r == -ENOSPC ? -EMFILE : -ENODEV;
+		}
 	}
 	*out = &rf->base;
 	return 0;
-fail:
-	if (rf->od)
-		dvb_dev_close(rf->od);
-	dvb_dev_free(rf->dvb);
-	free(rf);
-	rt->present = 0;
-	return r;
 }
 
 static void remote_close(struct ffdvb_tuner_file *f)
@@ -264,23 +309,27 @@ static void remote_close(struct ffdvb_tuner_file *f)
 	remote_fe_closed(rf);
 	if (rf->ev)
 		event_free(rf->ev);
-	if (rf->reader) {
-		pthread_mutex_lock(&rf->reader->mu);
-		rf->reader->stop = 1;
-		pthread_mutex_unlock(&rf->reader->mu);
-		reader_unref(rf->reader);
-	} else {
-		if (rf->od && !rf->gone)
-			dvb_dev_close(rf->od);
-		if (rf->dvb)
-			dvb_dev_free(rf->dvb);
+	if (!rf->gone && rt->w) {
+		int r;
+
+		dvbv5_wire_on_data(rt->w, rf->uid, NULL, NULL);
+		r = dvbv5_wire_dev_close(rt->w, rf->uid);
+		if ((r == -ENODEV || r == -EPROTO || r == -ETIMEDOUT) && connection_lost(rt))
+			drop_connection(rt);
 	}
+	free(rf->ring);
 	free(rf);
+	if (!rt->files && rt->w && rt->idle_ev) {
+		struct timeval idle = { REMOTE_IDLE_CLOSE_MS / 1000,
+				       (REMOTE_IDLE_CLOSE_MS % 1000) * 1000 };
+
+		event_add(rt->idle_ev, &idle);
+	}
 }
 
 static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 {
-	struct dvb_open_descriptor *od = remote_od(rf);
+	struct dvbv5_wire *w = remote_tuner_of(rf)->w;
 	int r;
 
 	switch (io->cmd) {
@@ -291,114 +340,107 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 			return -EFAULT;
 		if (rf->base.dev == FFDVB_TUNER_DVR)
 			return -ENOTTY;
-		r = dvb_dev_dmx_set_pesfilter(od, p->pid, p->pes_type, p->output, 0);
+		/* libdvbv5 starts the filter at once (DMX_IMMEDIATE_START implied) */
+		r = dvbv5_wire_dmx_set_pesfilter(w, rf->uid, p->pid, p->pes_type, p->output, 0);
 		break;
 	}
 	case DMX_SET_FILTER: {
-		struct dmx_sct_filter_params *p = io->buf;
+		const struct dmx_sct_filter_params *p = io->buf;
 
 		if (!p)
 			return -EFAULT;
 		if (rf->base.dev == FFDVB_TUNER_DVR)
 			return -ENOTTY;
-		r = dvb_dev_dmx_set_section_filter(od, p->pid, DMX_FILTER_SIZE, p->filter.filter,
-						   p->filter.mask, p->filter.mode, p->flags);
+		/* there is no DMX_START in the protocol: the filter starts now */
+		r = dvbv5_wire_dmx_set_section_filter(w, rf->uid, p->pid, DMX_FILTER_SIZE,
+						      p->filter.filter, p->filter.mask,
+						      p->filter.mode,
+						      (int)(p->flags | DMX_IMMEDIATE_START));
 		break;
 	}
 	case DMX_STOP:
-		dvb_dev_dmx_stop(od);
+		r = remote_gone(rf, dvbv5_wire_dmx_stop(w, rf->uid));
 		rf->filter_set = 0;
-		return 0;
+		return r < 0 ? r : 0;
 	case DMX_START:
-		/* libdvbv5 starts every filter at once; a stopped one cannot be restarted */
+		/* every filter started with its set call; a stopped one cannot be restarted */
 		return rf->filter_set ? 0 : -EINVAL;
-	case DMX_SET_BUFFER_SIZE:
-		r = dvb_dev_set_bufsize(od, (int)io->arg);
-		break;
+	case DMX_SET_BUFFER_SIZE: {
+		size_t want = io->arg;
+
+		r = dvbv5_wire_dev_set_bufsize(w, rf->uid, (int)(io->arg > REMOTE_DEV_BUFSIZE ?
+							     io->arg : REMOTE_DEV_BUFSIZE));
+		r = remote_gone(rf, r);
+		if (r < 0)
+			return r;
+		/* the client's buffer is our ring: it overflows when the client does not read */
+		return ring_alloc(rf, want > REMOTE_RING_MIN ? want : REMOTE_RING_MIN);
+	}
 	default:
 		return -EOPNOTSUPP; /* no other demux call exists in the remote protocol */
 	}
-	if (r == -1)
-		r = errno ? -errno : -EINVAL;
 	r = remote_gone(rf, r);
-	if (r == 0 && io->cmd != DMX_SET_BUFFER_SIZE) {
-		rf->filter_set = 1;
-		r = reader_start(rf);
-	}
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	rf->filter_set = 1;
+	rf->err = 0;
+	return 0;
 }
 
 static int remote_ioctl(struct ffdvb_tuner_file *f, struct ffdvb_ioctl *io)
 {
 	struct remote_file *rf = (struct remote_file *)f;
 
-	if (rf->gone)
+	if (rf->gone || !tuner_of(f->tuner)->w)
 		return -ENODEV;
 	if (f->dev == FFDVB_TUNER_FRONTEND)
 		return remote_fe_ioctl(rf, io);
-	if (!remote_od(rf))
-		return -ENODEV;
 	return demux_ioctl(rf, io);
 }
 
 static ssize_t remote_read(struct ffdvb_tuner_file *f, void *buf, size_t len)
 {
 	struct remote_file *rf = (struct remote_file *)f;
-	struct remote_reader *r = rf->reader;
-	ssize_t n = 0;
+	ssize_t n;
 
 	if (f->dev == FFDVB_TUNER_FRONTEND)
 		return -EINVAL;
 	if (rf->gone)
 		return -ENODEV;
-	if (!r && f->dev == FFDVB_TUNER_DEMUX && !rf->filter_set)
-		return 0; /* no filter yet: dmxdev's EOF */
-	if (!r)
-		return reads_enabled() ? -EAGAIN : -EOPNOTSUPP;
-	pthread_mutex_lock(&r->mu);
-	if (r->err) {
-		n = -r->err;
-		r->err = 0;
+	if (rf->err) {
+		n = -rf->err;
+		rf->err = 0;
 		if (n == -EOVERFLOW)
-			r->len = 0; /* dmxdev flushes the buffer with the error */
-	} else if (r->len) {
-		size_t take = len < r->len ? len : r->len;
+			rf->head = rf->len = 0; /* dmxdev flushes the buffer with the error */
+		return n;
+	}
+	if (rf->len) {
+		size_t take = len < rf->len ? len : rf->len;
 
 		for (size_t i = 0; i < take; i++)
-			((char *)buf)[i] = r->ring[(r->head + i) % r->size];
-		r->head = (r->head + take) % r->size;
-		r->len -= take;
-		n = (ssize_t)take;
-	} else if (r->gone) {
-		n = -ENODEV;
-	} else {
-		n = -EAGAIN;
+			((uint8_t *)buf)[i] = rf->ring[(rf->head + i) % rf->size];
+		rf->head = (rf->head + take) % rf->size;
+		rf->len -= take;
+		return (ssize_t)take;
 	}
-	pthread_mutex_unlock(&r->mu);
-	return n == -ENODEV ? remote_gone(rf, -ENODEV) : n;
+	if (f->dev == FFDVB_TUNER_DEMUX && !rf->filter_set)
+		return 0; /* no filter: dmxdev's EOF */
+	return -EAGAIN;
 }
 
 static unsigned int remote_poll(struct ffdvb_tuner_file *f)
 {
 	struct remote_file *rf = (struct remote_file *)f;
-	struct remote_reader *r = rf->reader;
 	unsigned int mask = 0;
 
 	if (rf->gone)
 		return POLLERR | POLLHUP;
 	if (f->dev == FFDVB_TUNER_FRONTEND)
 		return remote_fe_poll(rf);
-	if (!r)
-		return reads_enabled() || (f->dev == FFDVB_TUNER_DEMUX && !rf->filter_set) ? 0 :
-		       POLLERR;
-	pthread_mutex_lock(&r->mu);
-	if (r->len)
+	if (rf->len)
 		mask |= POLLIN | POLLRDNORM | POLLPRI;
-	if (r->err)
+	if (rf->err)
 		mask |= POLLIN | POLLRDNORM | POLLPRI | POLLERR;
-	if (r->gone)
-		mask |= POLLERR | POLLHUP;
-	pthread_mutex_unlock(&r->mu);
 	return mask;
 }
 
@@ -413,17 +455,24 @@ static int remote_status_json(struct ffdvb_tuner *t, char *buf, size_t len)
 	}
 	return snprintf(buf, len,
 			"{\"spec\":\"%s\",\"present\":%s,\"locked\":%s,\"host\":\"%s\",\"port\":%d,"
-			"\"adapter\":%u,\"open_files\":%u,\"disconnected_files\":%u,\"opens\":%lu,"
-			"\"disconnects\":%lu}",
+			"\"adapter\":%u,\"connected\":%s,\"open_files\":%u,\"disconnected_files\":%u,"
+			"\"opens\":%lu,\"disconnects\":%lu,\"data_dropped\":%lu}",
 			t->spec ? t->spec : "", rt->present ? "true" : "false",
 			rt->present && rt->locked ? "true" : "false", rt->host, rt->port,
-			rt->adapter, nfiles, gone, rt->opens, rt->disconnects);
+			rt->adapter, rt->w ? "true" : "false", nfiles, gone, rt->opens,
+			rt->disconnects, rt->w ? dvbv5_wire_dropped(rt->w) : 0UL);
 }
 
 static void remote_destroy(struct ffdvb_tuner *t)
 {
 	struct remote_tuner *rt = tuner_of(t);
 
+	if (rt->w)
+		close_connection(rt);
+	if (rt->wake_ev)
+		event_free(rt->wake_ev);
+	if (rt->idle_ev)
+		event_free(rt->idle_ev);
 	free(rt->host);
 	free(rt);
 }
@@ -439,17 +488,6 @@ static struct ffdvb_tuner *remote_create(struct event_base *base, const char *ar
 	unsigned long port, a = 0, fe = 0;
 
 	(void)base;
-#if LIBDVBV5_VERSION_MAJOR == 1 && LIBDVBV5_VERSION_MINOR == 22
-	/* its remote client aborts the whole process on some daemon answers (docs/tuner.md):
-	 * every adapter of this ffdvbd would go with it */
-	if (!getenv("FFDVB_REMOTE_UNSAFE")) {
-		snprintf(err, errlen, "remote:%s: libdvbv5 " LIBDVBV5_VERSION "'s remote protocol is "
-			 "broken (it can abort ffdvbd; see docs/tuner.md); FFDVB_REMOTE_UNSAFE=1 "
-			 "uses it anyway", arg);
-		errno = ENOTSUP;
-		return NULL;
-	}
-#endif
 	if (*arg == '[') {
 		const char *close = strchr(arg, ']');
 

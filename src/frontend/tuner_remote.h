@@ -1,75 +1,92 @@
-/* The remote: tuner's internals, shared by tuner_remote.c (connections, demux, data) and
- * tuner_remote_fe.c (frontend calls mapped onto libdvbv5's frontend parameters). */
+/* The remote: tuner's internals, shared by tuner_remote.c (the connection, files, demux, data)
+ * and tuner_remote_fe.c (frontend calls mapped onto dvbv5-daemon's frontend commands). Both
+ * speak the daemon's wire protocol through dvbv5_wire.c, not through libdvbv5's remote client
+ * (broken in Debian's 1.22.1: docs/tuner.md). */
 #ifndef FFDVB_TUNER_REMOTE_H
 #define FFDVB_TUNER_REMOTE_H
 
-/* libdvbv5's header declares dvb_dev_remote_init only with this set (a stub returning -1
- * otherwise); Debian's library exports it. */
-#define HAVE_DVBV5_REMOTE 1
-
-#include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include <libdvbv5/dvb-dev.h>
-#include <libdvbv5/dvb-fe.h>
 #include <linux/dvb/dmx.h>
 #include <linux/dvb/frontend.h>
 
+#include "dvbv5_wire.h"
 #include "tuner_internal.h"
 
 #define REMOTE_RING_SIZE (188 * 1024 * 2) /* about dmxdev's default dvr buffer */
-#define REMOTE_READ_CHUNK (188 * 21)       /* dvbv5-daemon answers at most 4100 bytes a read */
-#define REMOTE_IDLE_US 5000                /* between reads that found nothing */
+#define REMOTE_DEV_BUFSIZE (188 * 1024)    /* the daemon's demux/dvr buffer: dmxdev's 8 kB
+					      overflow at once on a whole transponder */
+#define REMOTE_TIMEOUT_MS 5000             /* a command's round trip, at most */
+#define REMOTE_IDLE_CLOSE_MS 1000          /* the connection outlives the last file by this:
+					      the daemon cannot exit while it is open */
 #define REMOTE_EVENTS 8                    /* dvb-core's frontend event queue */
 #define REMOTE_STATUS_POLL_MS 100          /* status polling while FE_GET_EVENT/poll waits */
 #define PENDING_MAX 80                     /* above the uapi's DTV_MAX_COMMAND */
 
 struct remote_file;
 
+/* What the daemon logged about the frontend when it opened it (it logs libdvbv5's
+ * "capabilities" block on every dev_open of a frontend): the only source of the frontend's
+ * name and delivery systems before it was tuned once, as fe_get_parms answers -EINVAL then. */
+struct remote_fe_log {
+	char name[128];
+	uint32_t caps, freq_min, freq_max, stepsize, tolerance;
+	uint32_t sr_min, sr_max, sr_tolerance; /* from fe_get_parms, once it answers */
+	int systems[DVBV5_WIRE_MAX_SYSTEMS], num_systems, current_sys;
+	int state; /* which block the next lines belong to */
+};
+
 struct remote_tuner {
 	struct ffdvb_tuner base;
 	char *host;
 	int port;
 	unsigned int adapter, frontend;
+	/* one connection for all files: the daemon keeps one global state, and closing any
+	 * connection closes every device it has open */
+	struct dvbv5_wire *w;
+	struct event *wire_ev; /* the connection readable: dvbv5_wire_pump */
+	struct event *wake_ev; /* wakes files whose data came (outside the call that got it) */
+	struct event *idle_ev; /* closes the connection a while after the last file closed */
 	struct remote_file *files;
+	struct remote_fe_log fe;
 	int present, locked;
 	unsigned long opens, disconnects;
-};
-
-/* A data file's reader thread and its ring; shared with the file (refs), freed by the last. */
-struct remote_reader {
-	pthread_mutex_t mu;
-	int refs, stop, gone, err;
-	struct dvb_device *dvb;
-	struct dvb_open_descriptor *od;
-	int efd; /* eventfd: the thread -> the loop */
-	char *ring;
-	size_t size, head, len;
 };
 
 struct remote_file {
 	struct ffdvb_tuner_file base;
 	struct remote_file *next;
-	struct dvb_device *dvb; /* NULL once a reader owns it */
-	struct dvb_open_descriptor *od;
-	struct remote_reader *reader;
-	struct event *ev;       /* reader's eventfd, or the frontend's status timer */
-	int gone, filter_set;
+	int uid;  /* the daemon's id of this file */
+	int gone; /* the connection it was opened on is lost */
+	int filter_set, wake_pending;
+	/* demux/dvr: the data the daemon pushed for uid */
+	uint8_t *ring;
+	size_t size, head, len;
+	int err; /* EOVERFLOW etc., reported once */
+	struct event *ev; /* frontend: the status timer */
 	/* frontend: events synthesized from status changes */
 	struct dvb_frontend_event events[REMOTE_EVENTS];
 	unsigned int ev_head, ev_len;
 	int ev_overflow;
 	fe_status_t status;
-	int have_parms;
+	uint32_t freq; /* of the last tune, for events */
 	/* FE_SET_PROPERTY values waiting for DTV_TUNE */
 	uint32_t pending_val[PENDING_MAX];
 	unsigned char pending_set[PENDING_MAX];
 };
 
-/* -ENODEV (and the file marked gone, its client woken) for the errors of a dead connection;
- * other results unchanged. */
+static inline struct remote_tuner *remote_tuner_of(struct remote_file *rf)
+{
+	return (struct remote_tuner *)rf->base.tuner;
+}
+
+/* -ENODEV for the errors of a lost connection (the connection dropped, every file of it
+ * marked gone and woken); other results unchanged. */
 int remote_gone(struct remote_file *rf, int r);
 
+/* the daemon's log lines (tuner_remote_fe.c parses the frontend's) */
+void remote_fe_log_line(struct remote_tuner *rt, const char *text);
 void remote_fe_opened(struct remote_file *rf);
 void remote_fe_closed(struct remote_file *rf);
 int remote_fe_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io);

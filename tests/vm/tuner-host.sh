@@ -24,19 +24,6 @@ skip() {
   [ -n "${CI:-}" ] && exit 1
   exit 77
 }
-# libdvbv5 1.22.1 (Debian 12): its remote client aborts the process on some dvbv5-daemon
-# answers and never gets the frontend parameters (docs/tuner.md, "remote:"); the remote part
-# cannot pass with it
-libver=$(dpkg-query -W -f='${Version}' libdvbv5-0 2>/dev/null || true)
-if [ "$part" = remote ] && [ -z "${FFDVB_TEST_REMOTE:-}" ] && case $libver in 1.22.1-*) true ;; *) false ;; esac; then
-  echo "************************************************************" >&2
-  echo "tuner-host.sh: SKIPPED (exit 77): libdvbv5 $libver's remote protocol is broken" >&2
-  echo "  (fortify abort in its receive thread, empty fe_get_parms; docs/tuner.md)." >&2
-  echo "  FFDVB_TEST_REMOTE=1 runs the remote checks anyway." >&2
-  echo "************************************************************" >&2
-  exit 77
-fi
-
 vidtv=- streams=
 if [ "$part" = file ] || [ "$part" = all ]; then
   command -v ffmpeg > /dev/null || skip "no ffmpeg CLI to make the file tuner's stream"

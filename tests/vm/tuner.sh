@@ -17,9 +17,14 @@
 #       video0 and the control socket keep working, tuning works again after it is back
 #     - vidtv's modules removed while no client is open: open gives ENODEV, the daemon goes
 #       on, after insmod dvbv5-zap locks again
-#   remote:  dvbv5-daemon serving vidtv, ffdvbd adapter 2 with --tuner remote:127.0.0.1:PORT
-#     - dvbv5-zap on adapter 2 locks and records (PIDs, continuity counters)
-#     - dvbv5-daemon stopped: ENODEV; restarted: zap locks again
+#   remote:  Debian's dvbv5-daemon serving vidtv, ffdvbd adapter 2 with
+#            --tuner remote:127.0.0.1:PORT (our own client of the daemon's wire protocol)
+#     - FE_GET_INFO names vidtv's frontend before any tune; rejected parameters: vidtv's errno
+#     - dvbv5-zap on adapter 2 locks and records (PIDs, continuity counters); dvbv5-scan on
+#       adapter 2 gives the channel file it gives on vidtv's adapter 0 (section filters)
+#     - a client that never reads dvr0: EOVERFLOW once, then data
+#     - the daemon exits on SIGTERM (ffdvbd lets go of its idle connection); stopped: open
+#       gives ENODEV, ffdvbd answers; restarted: the next open connects again
 #   file:    no hardware (needs no vidtv; VIDTVDIR may be -): ffdvbd adapter 3 with --tuner
 #            file:CHANNELS --output none --no-deinterlace --record, CHANNELS naming
 #            STREAMDIR/sd_mpeg2_mp2.ts (ffmpeg-made MPEG-2 + MP2; tuner-host.sh makes it,
@@ -385,8 +390,7 @@ start_dvbv5_daemon() {
 start_dvbv5_daemon
 check $? "remote: dvbv5-daemon -p $port serves vidtv"
 log=$out/ffdvbd-remote.log
-# FFDVB_REMOTE_UNSAFE: ffdvbd refuses remote: with libdvbv5 1.22 otherwise (docs/tuner.md)
-FFDVB_REMOTE_UNSAFE=1 "$bin/ffdvbd" --adapter 2 --foreground --output none \
+"$bin/ffdvbd" --adapter 2 --foreground --output none \
   --tuner remote:127.0.0.1:$port > "$log" 2>&1 &
 rpid=$!; pids="$pids $rpid $ddpid"
 wait_ready "$rpid" 2 "$log"
@@ -407,7 +411,27 @@ ir=$(tsinfo "$out/remote.ts" 2>&1); echo "    remote: $ir"
 set -- $ir
 [ "${2:-}" = 0x111 ] && [ "${4:-0}" -gt 1000 ] && [ "${6:-1}" = 0 ] && [ "${8:-1}" = 0 ]
 check $? "remote: dvbv5-zap -a 2 -r records the service from the emulated dvr0, continuity intact"
-kill "$ddpid"; wait "$ddpid" 2> /dev/null
+# section filters and reads of demux0 through the daemon: the scan finds what it finds on vidtv
+timeout 120 "$in_view" dvbv5-scan -a 2 -o "$out/channels2.conf" "$out/scan.conf" > "$out/scan2.log" 2>&1
+[ -s "$out/channels0.conf" ] ||
+  timeout 120 "$in_view" dvbv5-scan -a 0 -o "$out/channels0.conf" "$out/scan.conf" > "$out/scan0.log" 2>&1
+grep -q '^\[Beethoven\]' "$out/channels2.conf" 2> /dev/null && cmp -s "$out/channels2.conf" "$out/channels0.conf"
+check $? "remote: dvbv5-scan -a 2 finds Beethoven, the same channel file as on vidtv's adapter 0"
+python3 "$py" overflow /dev/dvb/adapter2 > "$out/overflow2.txt" 2>&1
+echo "    client: $(tr '\n' ' ' < "$out/overflow2.txt")"
+grep -q '^lock True' "$out/overflow2.txt" && grep -q '^read1 EOVERFLOW' "$out/overflow2.txt" &&
+  grep -q '^read2 [1-9]' "$out/overflow2.txt"
+check $? "remote: a dvr0 nobody reads: EOVERFLOW once, then data"
+"$bin/ffdvbctl" --adapter 2 status --json > "$out/status-remote.json" 2>&1
+grep -q '"present":true' "$out/status-remote.json" && grep -q '"open_files":0' "$out/status-remote.json"
+check $? "remote: status: present, no file left open ($(grep -o '"tuner":{[^}]*}' "$out/status-remote.json" | cut -c1-160))"
+# the daemon cannot exit while a connection is open: ffdvbd lets go of it when idle
+kill "$ddpid"
+i=0; while alive "$ddpid" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+! alive "$ddpid"
+check $? "remote: dvbv5-daemon exits on SIGTERM (ffdvbd holds no idle connection)"
+alive "$ddpid" && kill -9 "$ddpid"
+wait "$ddpid" 2> /dev/null
 [ "$(python3 "$py" open /dev/dvb/adapter2)" = ENODEV ]
 check $? "remote: dvbv5-daemon stopped: open(frontend0) gives ENODEV"
 alive "$rpid" && ctl_ok 2
