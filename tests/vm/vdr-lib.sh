@@ -27,6 +27,9 @@ wait_log() {
 ctl() { "$bin/ffdvbctl" ${ctl_args:-} "$@"; }
 json() { ctl status --json | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 now() { date +%s.%N; }
+# seconds since boot: CLOCK_BOOTTIME, equal to CLOCK_MONOTONIC (the headless record's clock) in
+# a guest that never suspends
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # STC ticks in the wall-clock time between two now() values
 ticks() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 90000 }'; }
 

@@ -22,8 +22,6 @@ no_trace=1
 . "$here/lib.sh"
 . "$here/vdr-lib.sh"
 [ -d "$video" ] || { fail "setup: $video missing (vdr-host.sh makes it)"; finish; }
-# seconds since boot: CLOCK_BOOTTIME, equal to CLOCK_MONOTONIC in a guest that never suspends
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 vdr_env_start
 vdr_start

@@ -28,7 +28,6 @@ vdr_setup="MultiSpeedMode = 1
 . "$here/lib.sh"
 . "$here/vdr-lib.sh"
 [ -d "$video" ] || { fail "setup: $video missing (vdr-host.sh makes it)"; finish; }
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
 phases=$out/phases.txt
 : > "$phases"
 # phase NAME SECONDS: the time span of a phase, after half a second for the change to settle;
