@@ -147,6 +147,23 @@ void ffdvb_repacker_reset(struct ffdvb_repacker *r);
 #define FFDVB_SWDEMUX_ALL_PIDS 0x2000                 /* dvb_demux: a feed on every packet */
 
 struct ffdvb_swdemux;
+/* dmxdev's ring (the buffer behind a demux or dvr file): whole writes or -EOVERFLOW;
+ * data == NULL means "never allocated". Used by the software demux and by the remote tuner. */
+struct ffdvb_dmxbuf {
+	uint8_t *data;
+	size_t size, head, len;
+	int error; /* -EOVERFLOW / -ETIMEDOUT, reported once by read */
+};
+
+int ffdvb_dmxbuf_alloc(struct ffdvb_dmxbuf *b, size_t size);
+void ffdvb_dmxbuf_release(struct ffdvb_dmxbuf *b);
+void ffdvb_dmxbuf_flush(struct ffdvb_dmxbuf *b);
+/* Appends a and b whole, or sets -EOVERFLOW (the buffer keeps what it had). Returns 1 when
+ * the buffer went from empty to non-empty or got its error now (the reader must be woken). */
+int ffdvb_dmxbuf_write2(struct ffdvb_dmxbuf *buf, const uint8_t *a, size_t alen,
+			const uint8_t *b, size_t blen);
+size_t ffdvb_dmxbuf_read(struct ffdvb_dmxbuf *b, uint8_t *out, size_t len);
+
 struct ffdvb_swdemux_out;
 
 struct ffdvb_swdemux_stats {

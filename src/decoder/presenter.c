@@ -372,6 +372,16 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	p->audio_started = 0;
 }
 
+/* drops the sound the device holds; the next samples start from the clock (lock held) */
+static void restart_sound(struct pres *p)
+{
+	p->audio_started = 0;
+	pthread_mutex_unlock(&p->dec->lock);
+	ffdvb_output_audio_clear(p->out);
+	pthread_mutex_lock(&p->dec->lock);
+	p->dec->audio_out_queued = 0;
+}
+
 static void apply_serials(struct pres *p)
 {
 	struct ffdvb_decoder *dec = p->dec;
@@ -387,12 +397,8 @@ static void apply_serials(struct pres *p)
 		p->aserial = as;
 		p->preroll = 1;
 		p->clock_valid = 0;
-		p->audio_started = 0;
 		p->audio_resync = 0;
-		pthread_mutex_unlock(&dec->lock);
-		ffdvb_output_audio_clear(p->out);
-		pthread_mutex_lock(&dec->lock);
-		dec->audio_out_queued = 0;
+		restart_sound(p);
 	}
 }
 
@@ -419,12 +425,8 @@ static void apply_state(struct pres *p, uint64_t now)
 		   follows the picture (dropping what is late) rather than the picture waiting for it */
 		if (p->shown && p->audio_started &&
 		    p->shown->tl - audio_clock(p) > AUDIO_BEHIND) {
-			p->audio_started = 0;
 			p->audio_resync = 1;
-			pthread_mutex_unlock(&dec->lock);
-			ffdvb_output_audio_clear(p->out);
-			pthread_mutex_lock(&dec->lock);
-			dec->audio_out_queued = 0;
+			restart_sound(p);
 		}
 		/* a clear during the trick mode (VDR: Play after fast forward/rewind) left no
 		   clock: start it on the next pictures */

@@ -38,7 +38,7 @@ static struct ffdvb_swdemux_out *out_new(struct ffdvb_swdemux *d, ffdvb_swdemux_
 	o->ctx = ctx;
 	o->is_dvr = is_dvr;
 	o->buf_size = is_dvr ? FFDVB_SWDEMUX_DVR_BUFFER : FFDVB_SWDEMUX_FILTER_BUFFER;
-	if (is_dvr && swbuf_alloc(&o->buf, o->buf_size) < 0) { /* dvr0 allocates at open */
+	if (is_dvr && ffdvb_dmxbuf_alloc(&o->buf, o->buf_size) < 0) { /* dvr0 allocates at open */
 		free(o);
 		return NULL;
 	}
@@ -70,7 +70,7 @@ void ffdvb_swdemux_out_free(struct ffdvb_swdemux_out *o)
 			*pp = o->next;
 			break;
 		}
-	swbuf_release(&o->buf);
+	ffdvb_dmxbuf_release(&o->buf);
 	free(o);
 }
 
@@ -79,7 +79,7 @@ void swout_write(struct ffdvb_swdemux_out *o, const uint8_t *a, size_t alen, con
 {
 	int had_error = o->buf.error != 0;
 
-	if (swbuf_write2(&o->buf, a, alen, b, blen)) {
+	if (ffdvb_dmxbuf_write2(&o->buf, a, alen, b, blen)) {
 		if (!had_error && o->buf.error)
 			o->dmx->stats.overflows++;
 		if (o->notify)
@@ -231,7 +231,7 @@ static void out_stop(struct ffdvb_swdemux_out *o)
 	if (o->state < SWOUT_GO)
 		return;
 	o->state = SWOUT_SET;
-	swbuf_flush(&o->buf); /* dmxdev flushes on stop */
+	ffdvb_dmxbuf_flush(&o->buf); /* dmxdev flushes on stop */
 }
 
 int ffdvb_swdemux_set_section(struct ffdvb_swdemux_out *o,
@@ -266,9 +266,9 @@ int ffdvb_swdemux_start(struct ffdvb_swdemux_out *o)
 	if (o->is_dvr || o->state < SWOUT_SET)
 		return -EINVAL;
 	out_stop(o);
-	if (!o->buf.data && swbuf_alloc(&o->buf, o->buf_size) < 0)
+	if (!o->buf.data && ffdvb_dmxbuf_alloc(&o->buf, o->buf_size) < 0)
 		return -ENOMEM;
-	swbuf_flush(&o->buf);
+	ffdvb_dmxbuf_flush(&o->buf);
 	o->buf.error = 0;
 	o->todo = 0;
 	o->got_section = 0;
@@ -318,7 +318,7 @@ int ffdvb_swdemux_set_buffer_size(struct ffdvb_swdemux_out *o, size_t size)
 		return -EINVAL;
 	if (!o->is_dvr && o->state >= SWOUT_GO)
 		return -EBUSY;
-	if (swbuf_alloc(&o->buf, size) < 0)
+	if (ffdvb_dmxbuf_alloc(&o->buf, size) < 0)
 		return -ENOMEM;
 	o->buf_size = size;
 	return 0;
@@ -334,13 +334,13 @@ static ssize_t buffer_read(struct ffdvb_swdemux_out *o, uint8_t *buf, size_t len
 	if (!o->buf.data)
 		return 0;
 	if (err) {
-		swbuf_flush(&o->buf);
+		ffdvb_dmxbuf_flush(&o->buf);
 		o->buf.error = 0;
 		return err;
 	}
 	if (!o->buf.len)
 		return -EAGAIN;
-	return (ssize_t)swbuf_read(&o->buf, buf, len);
+	return (ssize_t)ffdvb_dmxbuf_read(&o->buf, buf, len);
 }
 
 /* dvb_dmxdev_read_sec: the 3 header bytes, then the rest of that one section */

@@ -1,12 +1,13 @@
-/* The bounded buffer of a demux output, as dmxdev's ring behaves: a write that does not fit
- * whole sets -EOVERFLOW and is dropped, and so is everything after it until read reports it. */
+/* dmxdev's ring (ffdvb/demux.h), the bounded buffer of a demux or dvr file: a write that does
+ * not fit whole sets -EOVERFLOW and is dropped, and so is everything after it until read
+ * reports it. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "swdemux_internal.h"
 
-int swbuf_alloc(struct swbuf *b, size_t size)
+int ffdvb_dmxbuf_alloc(struct ffdvb_dmxbuf *b, size_t size)
 {
 	uint8_t *d = malloc(size);
 
@@ -20,18 +21,18 @@ int swbuf_alloc(struct swbuf *b, size_t size)
 	return 0;
 }
 
-void swbuf_release(struct swbuf *b)
+void ffdvb_dmxbuf_release(struct ffdvb_dmxbuf *b)
 {
 	free(b->data);
 	memset(b, 0, sizeof(*b));
 }
 
-void swbuf_flush(struct swbuf *b)
+void ffdvb_dmxbuf_flush(struct ffdvb_dmxbuf *b)
 {
 	b->head = b->len = 0;
 }
 
-static void put(struct swbuf *b, const uint8_t *p, size_t n)
+static void put(struct ffdvb_dmxbuf *b, const uint8_t *p, size_t n)
 {
 	size_t tail = (b->head + b->len) % b->size;
 	size_t first = b->size - tail < n ? b->size - tail : n;
@@ -41,7 +42,7 @@ static void put(struct swbuf *b, const uint8_t *p, size_t n)
 	b->len += n;
 }
 
-int swbuf_write2(struct swbuf *b, const uint8_t *a, size_t alen, const uint8_t *c, size_t clen)
+int ffdvb_dmxbuf_write2(struct ffdvb_dmxbuf *b, const uint8_t *a, size_t alen, const uint8_t *c, size_t clen)
 {
 	int was_empty = b->len == 0;
 
@@ -57,7 +58,7 @@ int swbuf_write2(struct swbuf *b, const uint8_t *a, size_t alen, const uint8_t *
 	return was_empty && b->len > 0;
 }
 
-size_t swbuf_read(struct swbuf *b, uint8_t *out, size_t len)
+size_t ffdvb_dmxbuf_read(struct ffdvb_dmxbuf *b, uint8_t *out, size_t len)
 {
 	size_t n = len < b->len ? len : b->len;
 	size_t first = b->size - b->head < n ? b->size - b->head : n;

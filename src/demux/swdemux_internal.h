@@ -4,21 +4,6 @@
 
 #include "ffdvb/demux.h"
 
-/* dmxdev's ring: whole writes or -EOVERFLOW; data == NULL means "never allocated" */
-struct swbuf {
-	uint8_t *data;
-	size_t size, head, len;
-	int error; /* -EOVERFLOW / -ETIMEDOUT, reported once by read */
-};
-
-int swbuf_alloc(struct swbuf *b, size_t size);
-void swbuf_release(struct swbuf *b);
-void swbuf_flush(struct swbuf *b);
-/* Appends a and b whole, or sets -EOVERFLOW (the buffer keeps what it had). Returns 1 when
- * the buffer went from empty to non-empty or got its error now (the reader must be woken). */
-int swbuf_write2(struct swbuf *buf, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
-size_t swbuf_read(struct swbuf *b, uint8_t *out, size_t len);
-
 /* Section reassembly on one PID (dvb_demux's section feed). */
 struct swsec {
 	uint8_t sec[FFDVB_SWDEMUX_SECTION_MAX];
@@ -36,7 +21,7 @@ struct ffdvb_swdemux_out {
 	int is_dvr;
 	ffdvb_swdemux_notify_fn notify;
 	void *ctx;
-	struct swbuf buf;
+	struct ffdvb_dmxbuf buf;
 	size_t buf_size;
 	enum swout_state state;
 	enum swout_type type;

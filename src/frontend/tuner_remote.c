@@ -198,29 +198,10 @@ static void data_arrived(void *opaque, int uid, int result, const uint8_t *data,
 		}
 		return;
 	}
-	if (!len || !rf->ring)
+	if (!len || !rf->buf.data)
 		return;
-	size_t room = rf->size - rf->len, take = len < room ? len : room;
-
-	for (size_t i = 0; i < take; i++)
-		rf->ring[(rf->head + rf->len + i) % rf->size] = data[i];
-	rf->len += take;
-	if (take < len)
-		rf->err = EOVERFLOW; /* as dmxdev: the buffer overflowed, reported once */
+	ffdvb_dmxbuf_write2(&rf->buf, data, len, NULL, 0); /* -EOVERFLOW when it does not fit */
 	mark_wake(rf);
-}
-
-static int ring_alloc(struct remote_file *rf, size_t size)
-{
-	uint8_t *ring = malloc(size);
-
-	if (!ring)
-		return -ENOMEM;
-	free(rf->ring);
-	rf->ring = ring;
-	rf->size = size;
-	rf->head = rf->len = 0;
-	return 0;
 }
 
 /* ---------------------------------------------------------------- files */
@@ -259,7 +240,7 @@ static int remote_open(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flag
 	rf->base.tuner = t; /* tuner.c sets it after open; the callbacks need it now */
 	rf->base.dev = dev;
 	rf->base.flags = flags;
-	if (dev != FFDVB_TUNER_FRONTEND && ring_alloc(rf, REMOTE_RING_SIZE) < 0) {
+	if (dev != FFDVB_TUNER_FRONTEND && ffdvb_dmxbuf_alloc(&rf->buf, REMOTE_RING_SIZE) < 0) {
 		free(rf);
 		return -ENOMEM;
 	}
@@ -267,7 +248,7 @@ static int remote_open(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flag
 	if (r < 0) {
 		if (!rt->w)
 			rt->present = 0;
-		free(rf->ring);
+		ffdvb_dmxbuf_release(&rf->buf);
 		free(rf);
 		return r;
 	}
@@ -317,7 +298,7 @@ static void remote_close(struct ffdvb_tuner_file *f)
 		if ((r == -ENODEV || r == -EPROTO || r == -ETIMEDOUT) && connection_lost(rt))
 			drop_connection(rt);
 	}
-	free(rf->ring);
+	ffdvb_dmxbuf_release(&rf->buf);
 	free(rf);
 	if (!rt->files && rt->w && rt->idle_ev) {
 		struct timeval idle = { REMOTE_IDLE_CLOSE_MS / 1000,
@@ -374,7 +355,7 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 		if (r < 0)
 			return r;
 		/* the client's buffer is our ring: it overflows when the client does not read */
-		return ring_alloc(rf, want > REMOTE_RING_MIN ? want : REMOTE_RING_MIN);
+		return ffdvb_dmxbuf_alloc(&rf->buf, want > REMOTE_RING_MIN ? want : REMOTE_RING_MIN);
 	}
 	default:
 		return -EOPNOTSUPP; /* no other demux call exists in the remote protocol */
@@ -384,6 +365,7 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 		return r;
 	rf->filter_set = 1;
 	rf->err = 0;
+	rf->buf.error = 0;
 	return 0;
 }
 
@@ -410,19 +392,16 @@ static ssize_t remote_read(struct ffdvb_tuner_file *f, void *buf, size_t len)
 	if (rf->err) {
 		n = -rf->err;
 		rf->err = 0;
-		if (n == -EOVERFLOW)
-			rf->head = rf->len = 0; /* dmxdev flushes the buffer with the error */
 		return n;
 	}
-	if (rf->len) {
-		size_t take = len < rf->len ? len : rf->len;
-
-		for (size_t i = 0; i < take; i++)
-			((uint8_t *)buf)[i] = rf->ring[(rf->head + i) % rf->size];
-		rf->head = (rf->head + take) % rf->size;
-		rf->len -= take;
-		return (ssize_t)take;
+	if (rf->buf.error) {
+		n = rf->buf.error;
+		rf->buf.error = 0;
+		ffdvb_dmxbuf_flush(&rf->buf); /* dmxdev flushes the buffer with the error */
+		return n;
 	}
+	if (rf->buf.len)
+		return (ssize_t)ffdvb_dmxbuf_read(&rf->buf, buf, len);
 	if (f->dev == FFDVB_TUNER_DEMUX && !rf->filter_set)
 		return 0; /* no filter: dmxdev's EOF */
 	return -EAGAIN;
@@ -437,9 +416,9 @@ static unsigned int remote_poll(struct ffdvb_tuner_file *f)
 		return POLLERR | POLLHUP;
 	if (f->dev == FFDVB_TUNER_FRONTEND)
 		return remote_fe_poll(rf);
-	if (rf->len)
+	if (rf->buf.len)
 		mask |= POLLIN | POLLRDNORM | POLLPRI;
-	if (rf->err)
+	if (rf->err || rf->buf.error)
 		mask |= POLLIN | POLLRDNORM | POLLPRI | POLLERR;
 	return mask;
 }

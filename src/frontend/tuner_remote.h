@@ -11,6 +11,8 @@
 #include <linux/dvb/dmx.h>
 #include <linux/dvb/frontend.h>
 
+#include "ffdvb/demux.h"
+
 #include "dvbv5_wire.h"
 #include "tuner_internal.h"
 
@@ -60,10 +62,9 @@ struct remote_file {
 	int uid;  /* the daemon's id of this file */
 	int gone; /* the connection it was opened on is lost */
 	int filter_set, wake_pending;
-	/* demux/dvr: the data the daemon pushed for uid */
-	uint8_t *ring;
-	size_t size, head, len;
-	int err; /* EOVERFLOW etc., reported once */
+	/* demux/dvr: the data the daemon pushed for uid, as dmxdev buffers it */
+	struct ffdvb_dmxbuf buf;
+	int err; /* the daemon's read error, reported once */
 	struct event *ev; /* frontend: the status timer */
 	/* frontend: events synthesized from status changes */
 	struct dvb_frontend_event events[REMOTE_EVENTS];
