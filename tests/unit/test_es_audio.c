@@ -35,7 +35,7 @@ static void check_audio(const struct aexpect *e)
 	int16_t *ref;
 	size_t nref;
 
-	es_gen(e->name);
+	test_gen_stream(e->name);
 	feeder_init(&fd, 0, 1, ES_DEINTERLACE_OFF);
 	feeder_file(&fd, e->name);
 	es_get_stats(fd.a, &st);
@@ -203,7 +203,7 @@ static void check_iec(int little_endian)
 	struct es_stats st;
 	int16_t *ref;
 	size_t len, nref, nb = 0, frames = 0;
-	uint8_t *ac3 = es_read_file("tone.ac3", &len), *iec, pes[2100];
+	uint8_t *ac3 = test_read_file("tone.ac3", &len), *iec, pes[2100];
 	char what[64];
 
 	iec = calloc(len / 256 + 1, BURST);
@@ -285,7 +285,7 @@ static void check_dvd_ac3_with_spu(void)
 	struct es_stats st;
 	int16_t *ref;
 	size_t len, nref, spu_bytes = 0;
-	uint8_t *ac3 = es_read_file("tone.ac3", &len), pes[4200], junk[3000];
+	uint8_t *ac3 = test_read_file("tone.ac3", &len), pes[4200], junk[3000];
 
 	for (size_t i = 0; i < sizeof(junk); i++) /* AC-3 sync words inside, to tempt a parser */
 		junk[i] = i % 97 == 0 ? 0x0B : i % 97 == 1 ? 0x77 : (uint8_t)(i * 7);
@@ -333,7 +333,7 @@ int main(void)
 	check_mplayer_lpcm(0, 48000);
 	check_mplayer_lpcm(2, 44100);
 	check_mono_lpcm();
-	es_gen("tone.ac3");
+	test_gen_stream("tone.ac3");
 	check_iec(0);
 	check_iec(1);
 	check_dvd_ac3_with_spu();

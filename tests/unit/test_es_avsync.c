@@ -13,7 +13,7 @@ int main(void)
 	int64_t worst = 0;
 
 	av_log_set_level(AV_LOG_ERROR);
-	es_gen("avsync.ts");
+	test_gen_stream("avsync.ts");
 	feeder_init(&fd, 1, 1, ES_DEINTERLACE_OFF);
 	feeder_file(&fd, "avsync.ts");
 	for (size_t i = 0; i < fd.cv.nv && nflash < 128; i++)

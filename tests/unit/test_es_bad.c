@@ -76,7 +76,7 @@ static void check_damaged(const char *name)
 	int16_t *pcm;
 	size_t nref, npcm, same;
 
-	es_gen(name);
+	test_gen_stream(name);
 	nref = ref_md5(name, &ref);
 	npcm = ref_pcm(name, &pcm);
 	feeder_init(&fd, 1, 1, ES_DEINTERLACE_OFF);
@@ -114,10 +114,10 @@ static void check_garbage(const char *name)
 	size_t nref, npcm, len, same;
 	uint8_t *buf, junk[3000];
 
-	es_gen(name);
+	test_gen_stream(name);
 	nref = ref_md5(name, &ref);
 	npcm = ref_pcm(name, &pcm);
-	buf = es_read_file(name, &len);
+	buf = test_read_file(name, &len);
 	feeder_init(&fd, 1, 1, ES_DEINTERLACE_OFF);
 	for (size_t off = 0; off < len;) {
 		size_t n = 1000 + rnd(9000);
@@ -180,10 +180,10 @@ static void check_dropped(const char *name)
 	size_t nref, npcm, len, same;
 	uint8_t *buf;
 
-	es_gen(name);
+	test_gen_stream(name);
 	nref = ref_md5(name, &ref);
 	npcm = ref_pcm(name, &pcm);
-	buf = es_read_file(name, &len);
+	buf = test_read_file(name, &len);
 	drop_limit = len / 188 / 3;
 	feeder_init(&fd, 1, 1, ES_DEINTERLACE_OFF);
 	feeder_data(&fd, buf, len, drop_some);
@@ -214,13 +214,13 @@ static void check_sequence(const char *what, const char *const *names, size_t co
 
 	feeder_init(&fd, 1, 1, ES_DEINTERLACE_OFF);
 	for (size_t i = 0; i < count; i++)
-		es_gen(names[i]);
+		test_gen_stream(names[i]);
 	for (size_t i = 0; i < (feed ? 1 : count); i++) {
 		size_t len;
 		uint8_t *buf;
 
-		es_gen(feed ? feed : names[i]);
-		buf = es_read_file(feed ? feed : names[i], &len);
+		test_gen_stream(feed ? feed : names[i]);
+		buf = test_read_file(feed ? feed : names[i], &len);
 		feeder_data(&fd, buf, len, NULL);
 		free(buf);
 	}
@@ -285,9 +285,9 @@ static void check_pts_jump(const char *name)
 	size_t nref, len, same = 0, shifted = 0, n;
 	uint8_t *buf;
 
-	es_gen(name);
+	test_gen_stream(name);
 	nref = ref_md5(name, &ref);
-	buf = es_read_file(name, &len);
+	buf = test_read_file(name, &len);
 	feeder_init(&fd, 1, 1, ES_DEINTERLACE_OFF);
 	fd.hook = shift_hook;
 	pts_shift = 0;
@@ -322,9 +322,9 @@ static void check_reset(const char *name)
 	size_t nref, len, half, before, same;
 	uint8_t *buf;
 
-	es_gen(name);
+	test_gen_stream(name);
 	nref = ref_md5(name, &ref);
-	buf = es_read_file(name, &len);
+	buf = test_read_file(name, &len);
 	half = len / 188 / 2 * 188;
 	feeder_init(&fd, 1, 0, ES_DEINTERLACE_OFF);
 	feeder_data(&fd, buf, half, NULL);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <libavutil/frame.h>
 #include <libavutil/imgutils.h>
@@ -18,64 +17,10 @@
 #include <libavutil/md5.h>
 
 #include "check.h"
+#include "test_streams.h"
 #include "es.h"
 #include "ffdvb/demux.h"
 #include "ffdvb/output.h"
-
-#ifndef GEN_STREAMS
-#error "GEN_STREAMS (path of scripts/gen-streams.sh) must be defined by the build"
-#endif
-
-static inline void es_need_ffmpeg(void)
-{
-	if (system("command -v ffmpeg >/dev/null 2>&1") != 0) {
-		printf("SKIP: the ffmpeg command-line tool is missing: these tests compare with it\n");
-		exit(77);
-	}
-}
-
-/* makes the stream in the working directory (once) */
-static inline void es_gen(const char *name)
-{
-	char cmd[1024];
-	int rc;
-
-	es_need_ffmpeg();
-	snprintf(cmd, sizeof(cmd), "sh '%s' . %s >/dev/null", GEN_STREAMS, name);
-	rc = system(cmd);
-	rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
-	if (rc == 77) {
-		printf("SKIP: gen-streams.sh cannot run ffmpeg\n");
-		exit(77);
-	}
-	if (rc != 0) {
-		printf("FAIL: gen-streams.sh %s exited %d\n", name, rc);
-		exit(1);
-	}
-}
-
-static uint8_t *es_read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if (!f) {
-		printf("FAIL: cannot open %s\n", path);
-		exit(1);
-	}
-	do {
-		if (n + 65536 > cap) {
-			cap = (n + 65536) * 2;
-			buf = realloc(buf, cap);
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 /* ---- what the es hands out --------------------------------------------------------------- */
 
@@ -237,7 +182,7 @@ static inline void feeder_end(struct feeder *fd)
 static inline void feeder_file(struct feeder *fd, const char *path)
 {
 	size_t len;
-	uint8_t *buf = es_read_file(path, &len);
+	uint8_t *buf = test_read_file(path, &len);
 
 	feeder_data(fd, buf, len, NULL);
 	free(buf);

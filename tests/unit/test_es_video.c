@@ -28,7 +28,7 @@ static void check_video(const struct expect *e)
 	size_t nref, same = 0, breaks = 0, shape = 0;
 	double t0, t1;
 
-	es_gen(e->name);
+	test_gen_stream(e->name);
 	feeder_init(&fd, 1, 0, ES_DEINTERLACE_OFF);
 	t0 = now();
 	feeder_file(&fd, e->name);
@@ -75,7 +75,7 @@ static void check_deinterlace(const char *name)
 	char (*ref)[33];
 	size_t nref, progressive = 0, changed = 0, pts_ok = 0;
 
-	es_gen(name);
+	test_gen_stream(name);
 	feeder_init(&fd, 1, 0, ES_DEINTERLACE_AUTO);
 	feeder_file(&fd, name);
 	nref = ref_md5(name, &ref);
@@ -102,7 +102,7 @@ static void check_key_only(const char *name)
 	struct es_stats st;
 	size_t keys = 0, same = 0, j = 0;
 
-	es_gen(name);
+	test_gen_stream(name);
 	feeder_init(&all, 1, 0, ES_DEINTERLACE_OFF);
 	feeder_file(&all, name);
 	feeder_init(&fd, 1, 0, ES_DEINTERLACE_OFF);
@@ -138,8 +138,8 @@ static void check_still(void)
 	size_t len, nref;
 	uint8_t *still;
 
-	es_gen("still.m2v");
-	still = es_read_file("still.m2v", &len);
+	test_gen_stream("still.m2v");
+	still = test_read_file("still.m2v", &len);
 	nref = ref_md5("sd_mpeg2_mp2.ts", &ref);
 	es_feed_raw(es, still, len, 12345, on_frame, &c);
 	EXPECT_EQ("still picture out at once", c.nv, 1);

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #include <libdvbv5/crc32.h>
 
 #include "check.h"
 #include "ffdvb/abi.h"
+#include "test_streams.h"
 #include "test_tuner_file_util.h"
 
 #define STREAM "sd_mpeg2_mp2.ts"
@@ -29,49 +29,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void gen_stream(void)
-{
-	char cmd[1024];
-	int rc;
-
-	if (system("command -v ffmpeg >/dev/null 2>&1") != 0) {
-		printf("SKIP: the ffmpeg command-line tool is missing: no stream to play\n");
-		exit(77);
-	}
-	snprintf(cmd, sizeof(cmd), "sh '%s' . %s >/dev/null", GEN_STREAMS, STREAM);
-	rc = system(cmd);
-	rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
-	if (rc == 77) {
-		printf("SKIP: gen-streams.sh cannot run ffmpeg\n");
-		exit(77);
-	}
-	if (rc != 0) {
-		printf("FAIL: gen-streams.sh %s exited %d\n", STREAM, rc);
-		exit(1);
-	}
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	uint8_t *d = NULL;
-	long n;
-
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	d = malloc((size_t)n);
-	if (d && fread(d, 1, (size_t)n, fp) != (size_t)n) {
-		free(d);
-		d = NULL;
-	}
-	fclose(fp);
-	*len = (size_t)n;
-	return d;
 }
 
 /* Corrupt.ts: 600 packets of the stream with 50 bytes of garbage after packet 100, a TEI
@@ -414,8 +371,8 @@ int main(void)
 	uint8_t *ts;
 	size_t tslen;
 
-	gen_stream();
-	ts = slurp(STREAM, &tslen);
+	test_gen_stream(STREAM);
+	ts = test_read_file(STREAM, &tslen);
 	CHECK(ts != NULL && tslen > 100 * 188);
 	if (!ts)
 		return finish("test_tuner_file");

@@ -47,9 +47,9 @@ pictures=$(grep -vc '^#' "$video.framemd5")
 seconds=$(awk -v n="$pictures" 'BEGIN { printf "%.2f", n / 25 }')
 # the presented pictures of this replay: output clock (ns), PTS, MD5. At its end VDR sends the
 # last frame again and again until it sees the STC stop (MAXSTUCKATEOF), and each copy is shown
-# once more: one line per picture, the first time it was shown.
+# once more: one line per picture (per time stamp), the first time it was shown.
 grep '^picture' "$out/record/pictures.log" | awk '$6 == 0 { print $2, $3, $7 }' |
-	awk '$3 != prev { print } { prev = $3 }' > "$out/shown.txt"
+	awk '$2 != prev { print } { prev = $2 }' > "$out/shown.txt"
 first=$(awk 'NR == 1 { printf "%.3f", $1 / 1e9 }' "$out/shown.txt")
 last=$(awk 'END { printf "%.3f", $1 / 1e9 }' "$out/shown.txt")
 start=$(awk -v a="$t0" -v f="${first:-0}" 'BEGIN { printf "%.2f", f - a }')
@@ -63,21 +63,15 @@ check $? "pacing: $seconds s of recording were on screen for $took s (+/- 1 s), 
 echo "figure vdr_replay_start $start s" > "$out/figures.txt"
 echo "figure vdr_replay_60s $took s" >> "$out/figures.txt"
 
-awk '{ print $3 }' "$out/shown.txt" > "$out/ours.md5"
-grep -v '^#' "$video.framemd5" | awk -F', *' '{ print $6 }' > "$out/ffmpeg.md5"
+match_pictures "$out/record/pictures.log" "$video.framemd5" "$out"
 # each shown picture is ffmpeg's in order; a TCG guest under load may drop a few late ones
-awk 'BEGIN { i = 0; n = 0 } NR == FNR { want[n++] = $1; next }
-     { while (i < n && want[i] != $1) i++; if (i == n) bad++; else i++; got++ }
-     END { print bad + 0 > "/dev/stderr"; exit !(bad == 0 && got >= n * 0.95) }' \
-	"$out/ffmpeg.md5" "$out/ours.md5" 2> "$out/bad-pictures"
-check $? "pictures: $(wc -l < "$out/ours.md5") of $pictures shown (at least 95%), in order, each ffmpeg's ($(cat "$out/bad-pictures") not)"
-last_md5=$(tail -n 1 "$out/ours.md5")
-pos=$(grep -n "^$last_md5\$" "$out/ffmpeg.md5" | tail -n 1 | cut -d: -f1)
+[ "$pm_bad" = 0 ] && [ "$pm_shown" -ge $((pm_total * 95 / 100)) ]
+check $? "pictures: $pm_shown of $pm_total shown (at least 95%), in order, each ffmpeg's ($pm_bad not; $pm_repeats repeats of the frame before)"
 # (the last picture in display order may stay in the decoder: MPEG-2 sends it before the two
 # B pictures shown ahead of it, and VDR's repeats of its last frame keep the decoder from
 # draining until VDR stops the replay)
-[ "${pos:-0}" -ge $((pictures - 2)) ]
-check $? "end of recording: the last picture shown is number ${pos:-?} of $pictures"
+[ "$pm_last" -ge $((pictures - 2)) ]
+check $? "end of recording: the last picture shown is number $pm_last of $pictures"
 errs=$(grep -c 'ERROR' "$syslog")
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"

@@ -12,7 +12,9 @@
 # the picture waiting for it); slow rewind; play; a jump (SVDRP PLAY 1 00:00:45). After each:
 # DMX_GET_STC is the PTS of the picture on screen (what VDR reads as its replay position);
 # the jump lands at 45 s.
-# Prints PASS/FAIL and "vdr-speeds.sh: N passed, M failed".
+# Prints PASS/FAIL and "vdr-speeds.sh: N passed, M failed". The call trace is off (tracing
+# every write slows a TCG guest); run by hand inside scripts/vm.sh with SPEEDS_NO_TRACE= (empty)
+# to get it in $VM_OUT/trace.log.
 set -u
 bin=${1:?usage: vdr-speeds.sh BINDIR STREAMDIR}
 streams=${2:?usage: vdr-speeds.sh BINDIR STREAMDIR}
