@@ -53,6 +53,8 @@ struct pres {
 	/* picture */
 	struct dec_frame *shown;   /* on screen (owned), NULL = none/black */
 	uint64_t shown_at;
+	int64_t played_tl;         /* time of the last picture shown in play since a clear ... */
+	int played_valid;          /* ... when set */
 	int shown_black;
 	int announced;             /* a size event was sent for the current size */
 	int ann_w, ann_h, ann_num, ann_den;
@@ -227,12 +229,22 @@ static uint64_t video_play(struct pres *p, uint64_t now, int64_t clock)
 			return now + STEP_NS;
 		if (head->tl > clock)
 			return now + ns_of_ticks(head->tl - clock);
-		if (head->next && head->next->tl <= clock) {
+		/* a later picture is due too (one of the same time is a copy: see below) */
+		if (head->next && head->next->tl <= clock && head->next->tl != head->tl) {
+			drop(p, pop(s));
+			continue;
+		}
+		/* The time of a picture already shown: the client wrote that frame again (VDR does
+		   with its last one at the end of a recording until the STC stops). Its time has
+		   passed, and a P picture decoded twice would not even look the same. */
+		if (p->played_valid && head->pts33 >= 0 && head->tl == p->played_tl) {
 			drop(p, pop(s));
 			continue;
 		}
 		if (p->audio_master)
 			p->dec->stats.av_offset_ms = (head->tl - clock) / 90;
+		p->played_tl = head->tl;
+		p->played_valid = 1;
 		show(p, pop(s), now);
 		return now + STEP_NS;
 	}
@@ -390,6 +402,7 @@ static void apply_serials(struct pres *p)
 
 	if (vs != p->vserial) {
 		p->vserial = vs;
+		p->played_valid = 0;
 		p->preroll = 1;
 		p->clock_valid = 0;
 	}
@@ -411,6 +424,7 @@ static void apply_state(struct pres *p, uint64_t now)
 	p->st = dec->state;
 	if (old.video == FFDVB_DEC_VIDEO_STOPPED && p->st.video == FFDVB_DEC_VIDEO_PLAYING) {
 		p->announced = 0; /* a (re)started decoder reports its size */
+		p->played_valid = 0;
 		p->preroll = 1;
 		p->clock_valid = 0;
 	}

@@ -54,7 +54,7 @@ match_pictures "$out/record/pictures.log" "$stream.framemd5" "$out"
 # the (emulated) CPU falls behind real time the presenter drops late pictures, as a player
 # must, and counts them; what was decoded must still be (nearly) the whole stream.
 decoded=$("$bin/ffdvbctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["decoder"]["video_decoded"])')
-[ "$pm_bad" = 0 ] && [ "$pm_shown" -ge $((pm_total / 2)) ] &&
+[ "$pm_bad" = 0 ] && [ "$pm_twice" = 0 ] && [ "$pm_shown" -ge $((pm_total / 2)) ] &&
 	[ "${decoded:-0}" -ge $((pm_total * 95 / 100)) ]
 check $? "pictures: $pm_shown presented ($pm_bad not equal), in order, each equal to ffmpeg's decode; $decoded decoded ($pm_total in the stream)"
 samples=$(($(stat -c %s "$out/record/sound.s16") / 4))

@@ -1,6 +1,7 @@
 /* Bad and unusual input through the whole playback path: a resolution change mid-stream, TS
  * with lost packets (continuity errors), flipped bytes and garbage between packets, program
- * streams with truncated PES and wrong lengths, audio-only and video-only streams. Decoding
+ * streams with truncated PES and wrong lengths, audio-only and video-only streams, a frame
+ * written again with its time stamp (VDR at the end of a recording). Decoding
  * must go on to the end of each stream, the errors must be counted where `ffdvbctl status`
  * shows them, and the card must still play a clean stream afterwards. */
 #include "play_util.h"
@@ -219,6 +220,56 @@ static void single_stream(int want)
 	player_close(&p);
 }
 
+/* VDR at the end of a recording: its last frame (here a P picture) written again and again
+ * until the STC stops. The screen keeps the picture of that time as ffmpeg decodes it once. */
+static void last_frame_repeated(void)
+{
+	const char *path = stream("sd_mpeg2_mp2.ts");
+	char (*ref)[33] = NULL;
+	long nref = ffmpeg_frame_md5s(path, NULL, &ref), n, same = 0, in_order = 0;
+	size_t len, vlen, last = 0;
+	uint8_t *ts = read_file(path, &len);
+	uint8_t *video = one_kind(ts, len, 1, &vlen);
+	struct ffdvb_output_picture_record *r = NULL;
+	struct ffdvb_decoder_stats st;
+	struct player p;
+
+	printf("-- the last frame written 5 more times (VDR at the end of a recording)\n");
+	for (size_t off = 0; off + 188 <= vlen; off += 188)
+		if (video[off + 1] & 0x40)
+			last = off; /* the last PES starts here */
+	player_open(&p, 1, 0);
+	CHECK_EQ(player_write_ts(&p, video, vlen), 0);
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(player_write_ts(&p, video + last, vlen - last), 0);
+	CHECK_EQ(player_end_ts(&p), 0);
+	CHECK_EQ(player_wait_idle(&p, 60000), 0);
+	n = ffdvb_output_pictures(p.out, &r);
+	for (long i = 0, j = 0; i < n; i++) {
+		char md5[33];
+
+		if (r[i].blank)
+			continue;
+		if (i > 0 && !r[i - 1].blank && r[i - 1].pts == r[i].pts)
+			same++;
+		md5_hex(r[i].md5, md5);
+		if (j < nref && !strcmp(md5, ref[j]))
+			in_order++;
+		j++;
+	}
+	ffdvb_decoder_get_stats(p.dec, &st);
+	printf("   %ld pictures, %ld in order, %ld twice, %llu dropped\n", n, in_order, same,
+	       (unsigned long long)st.video_frames_dropped);
+	EXPECT_EQ("every picture of the stream shown once, ffmpeg's, in order", in_order, nref);
+	EXPECT_EQ("no time stamp shown twice", same, 0);
+	EXPECT_EQ("the 5 copies are dropped as late", (long)st.video_frames_dropped, 5);
+	free(r);
+	free(ref);
+	free(video);
+	free(ts);
+	player_close(&p);
+}
+
 /* after all that, one card plays a clean stream again */
 static void recovers(void)
 {
@@ -255,6 +306,7 @@ int main(void)
 	damaged_ps();
 	single_stream(1);
 	single_stream(2);
+	last_frame_repeated();
 	recovers();
 	return finish("test_play_bad");
 }
