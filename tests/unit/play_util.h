@@ -19,16 +19,13 @@
 #include <libavutil/log.h>
 
 #include "check.h"
+#include "test_streams.h"
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
 #include "ffdvb/decoder.h"
 #include "ffdvb/output.h"
 #include "ffdvb/ts.h"
 #include "card_internal.h"
-
-#ifndef FFDVB_SOURCE_DIR
-#error "FFDVB_SOURCE_DIR (the project root) must be defined by the build"
-#endif
 
 struct player {
 	struct event_base *base;
@@ -241,32 +238,10 @@ static inline int player_wait_idle(struct player *p, int timeout_ms)
 
 /* ---- streams --------------------------------------------------------------------------- */
 
-/* Makes the named test stream (scripts/gen-streams.sh) in ./streams and returns its path.
- * Exits 77 (ctest: skipped) with a loud line when the ffmpeg CLI is missing. */
+/* Makes the named test stream (scripts/gen-streams.sh) in ./streams and returns its path. */
 static inline const char *stream(const char *name)
 {
-	static char path[8][512];
-	static int next;
-	char cmd[2048];
-	char *out = path[next++ % 8];
-	int rc;
-
-	snprintf(out, 512, "streams/%s", name);
-	if (access(out, R_OK) == 0)
-		return out;
-	snprintf(cmd, sizeof(cmd), "'%s/scripts/gen-streams.sh' streams '%s' >/dev/null",
-		 FFDVB_SOURCE_DIR, name);
-	rc = system(cmd);
-	if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
-		printf("SKIP: the ffmpeg command-line tool is missing; no test streams (scripts/setup.sh "
-		       "installs it)\n");
-		exit(77);
-	}
-	if (rc != 0 || access(out, R_OK) != 0) {
-		printf("FAIL: scripts/gen-streams.sh could not make %s\n", name);
-		exit(1);
-	}
-	return out;
+	return test_stream_in("streams", name);
 }
 
 /* ffmpeg's own decode of the video: the MD5 of each frame in order, as hex strings (framemd5

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef GEN_STREAMS
 #error "GEN_STREAMS (path of scripts/gen-streams.sh) must be defined by the build"
@@ -16,29 +17,43 @@
 static inline void test_need_ffmpeg(void)
 {
 	if (system("command -v ffmpeg >/dev/null 2>&1") != 0) {
-		printf("SKIP: the ffmpeg command-line tool is missing: these tests compare with it\n");
+		printf("SKIP: the ffmpeg command-line tool is missing: no test streams (scripts/setup.sh "
+		       "installs it)\n");
 		exit(77);
 	}
 }
 
-/* makes the stream NAME in the working directory (gen-streams.sh keeps one already made) */
-static inline void test_gen_stream(const char *name)
+/* Makes the stream NAME in DIR (once: an existing file is kept) and returns its path, valid
+ * until eight more calls. Exits 77 (ctest: skipped) with a loud line without the ffmpeg CLI. */
+static inline const char *test_stream_in(const char *dir, const char *name)
 {
-	char cmd[1024];
+	static char paths[8][512];
+	static unsigned int next;
+	char cmd[2048], *path = paths[next++ % 8];
 	int rc;
 
+	snprintf(path, sizeof(paths[0]), "%s/%s", dir, name);
+	if (access(path, R_OK) == 0)
+		return path;
 	test_need_ffmpeg();
-	snprintf(cmd, sizeof(cmd), "sh '%s' . %s >/dev/null", GEN_STREAMS, name);
+	snprintf(cmd, sizeof(cmd), "sh '%s' '%s' '%s' >/dev/null", GEN_STREAMS, dir, name);
 	rc = system(cmd);
 	rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
 	if (rc == 77) {
-		printf("SKIP: gen-streams.sh cannot run ffmpeg\n");
+		printf("SKIP: gen-streams.sh cannot run ffmpeg (scripts/setup.sh installs it)\n");
 		exit(77);
 	}
-	if (rc != 0) {
-		printf("FAIL: gen-streams.sh %s exited %d\n", name, rc);
+	if (rc != 0 || access(path, R_OK) != 0) {
+		printf("FAIL: gen-streams.sh could not make %s (exit %d)\n", name, rc);
 		exit(1);
 	}
+	return path;
+}
+
+/* makes the stream NAME in the working directory */
+static inline void test_gen_stream(const char *name)
+{
+	(void)test_stream_in(".", name);
 }
 
 /* the whole file, or the test fails */
