@@ -2,8 +2,8 @@
 # usage: vdr-host.sh BINDIR STREAMDIR [SCRIPT]
 # Host side of the VDR test: makes a VDR recording (20 s 352x288 MPEG-2 + MP2 + AC-3 made by
 # ffmpeg, VDR's layout: NAME/DATE.rec/00001.ts + info, index by 'vdr --genindex') and ffmpeg's
-# per-picture MD5 list of its video, and a 60 s one of the same kind for the trick modes, then
-# runs tests/vm/SCRIPT (vdr.sh, or vdr-trick.sh) inside scripts/vm.sh.
+# per-picture MD5 list of its video, and 60 s and 120 s ones of the same kind for the trick
+# modes and the pacing, then runs tests/vm/SCRIPT (vdr.sh, vdr-trick.sh, ...) in scripts/vm.sh.
 # Skips (77, loudly) without the ffmpeg CLI, vdr or vdr-plugin-dvbsddevice.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,4 +56,6 @@ make_recording "$streams/vdr-video-long" 60
 # for the pacing check (vdr-pace.sh): 60 s at a fifth of the bit rate, about 250 TS packets/s,
 # which a TCG guest's CUSE round trips keep up with, so that the card, not the transport, paces
 make_recording "$streams/vdr-video-pace" 60 200
+# for the trick speeds (vdr-speeds.sh): as long again, so fast forward never reaches the end
+make_recording "$streams/vdr-video-speeds" 120 200
 exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $streams"

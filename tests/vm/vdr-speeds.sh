@@ -2,7 +2,7 @@
 # usage: vdr-speeds.sh BINDIR STREAMDIR                 (inside the VM, as root: scripts/vm.sh)
 # VDR's trick modes at each speed, judged by the pictures on screen (setup as vdr.sh,
 # vdr-lib.sh; MultiSpeedMode = 1, so each FastFwd/FastRew key press selects the next speed).
-# The 60 s recording vdr-video-pace (vdr-host.sh) has a known picture for every frame (ffmpeg's
+# The 120 s recording vdr-video-speeds (vdr-host.sh) has a known picture for every frame (ffmpeg's
 # MD5 list), so each picture the headless record shows is a position in the recording: over
 # each phase the positions must move in the right direction at the right kind of speed.
 # Phases: play; fast forward at speeds 1, 2, 3 (each faster than the one before, all faster
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${VM_OUT:-$(mktemp -d)}
 syslog=$out/syslog.log
 log=$syslog
-video=$streams/vdr-video-pace
+video=$streams/vdr-video-speeds
 script_name=vdr-speeds.sh
 no_trace=${SPEEDS_NO_TRACE-1}
 vdr_setup="MultiSpeedMode = 1
@@ -51,8 +51,9 @@ check $? "vdr: 'creating cDvbSdFfDevice'"
 svdrp PLAY 1 begin
 sleep 1
 phase play 2
-# (positions: play ends near 5 s; speeds 2, 4, 12 move on by 5, 10 and 18 s: 38 s, not the
-# end, where VDR would end the replay)
+# (positions: play ends near 5 s; speeds 2, 4 and 12 move on by 7, 15 and 30 s in a TCG guest,
+# more when it is slow, as each phase lasts longer than its sleeps; the recording is twice as
+# long as that so that they never reach its end, where VDR would end the replay)
 svdrp HITK FastFwd; phase ff1 2
 svdrp HITK FastFwd; phase ff2 2
 svdrp HITK FastFwd; phase ff3 1
