@@ -1,0 +1,111 @@
+#!/bin/sh
+# usage: vdr-audio.sh BINDIR STREAMDIR                  (inside the VM, as root: scripts/vm.sh)
+# VDR's audio track switch in replay (setup as vdr.sh, vdr-lib.sh; clients.md §2.6): the
+# recording vdr-video-pace (vdr-host.sh) has an MP2 track of a 440 Hz tone and a Dolby (AC-3)
+# track of a 1000 Hz tone. Over SVDRP: play, the Audio key, Down to the Dolby track, Ok; then
+# back with Audio, Up, Ok. Judged by what is heard: the headless record's sound, cut by its
+# time stamps, must in the last 3 s before each switch be the tone of the selected track and
+# not silent (VDR sets the mixer to 0 for Dolby, expecting a digital output); by the decoder's
+# codec; and by the calls VDR made (AUDIO_SET_MIXER, AUDIO_CLEAR_BUFFER).
+# Prints PASS/FAIL and "vdr-audio.sh: N passed, M failed".
+set -u
+bin=${1:?usage: vdr-audio.sh BINDIR STREAMDIR}
+streams=${2:?usage: vdr-audio.sh BINDIR STREAMDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+out=${VM_OUT:-$(mktemp -d)}
+syslog=$out/syslog.log
+log=$syslog
+video=$streams/vdr-video-pace
+script_name=vdr-audio.sh
+. "$here/lib.sh"
+. "$here/vdr-lib.sh"
+[ -d "$video" ] || { fail "setup: $video missing (vdr-host.sh makes it)"; finish; }
+
+# the decoder's audio codec, from the status JSON
+codec() { ctl status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["decoder"]["audio_codec"])'; }
+# switch KEY: the Audio menu, KEY to the other track, Ok; prints nothing
+switch() { svdrp HITK Audio; sleep 1; svdrp HITK "$1"; sleep 1; svdrp HITK Ok; }
+
+vdr_env_start
+vdr_start
+grep -q 'creating cDvbSdFfDevice' "$syslog"
+check $? "vdr: 'creating cDvbSdFfDevice'"
+
+svdrp PLAY 1 begin
+sleep 5
+c=$(codec)
+[ "$c" = mp2 ]
+check $? "replay starts with the MP2 track (decoder: $c)"
+t1=$(uptime_s)
+switch Down
+sleep 6
+c=$(codec)
+[ "$c" = ac3 ]
+check $? "Audio, Down, Ok: the Dolby track is decoded (decoder: $c)"
+t2=$(uptime_s)
+switch Up
+sleep 6
+c=$(codec)
+[ "$c" = mp2 ]
+check $? "Audio, Up, Ok: back to the MP2 track (decoder: $c)"
+t3=$(uptime_s)
+echo "switches at $t1 $t2, end $t3 (uptime s)" > "$out/switch-times.txt"
+svdrp HITK Stop
+wait_log 100 'dvbplayer thread ended'
+check $? "Stop: the replay ended"
+ctl record > /dev/null
+check $? "ffdvbctl record"
+
+# tone END: the sound heard in the 3 s before END (where the track selected before END has
+# long been playing), as "HZ RMS SECONDS": frequency by upward zero crossings of the left channel
+tone() {
+	python3 - "$out/record/pictures.log" "$out/record/sound.s16" "$1" << 'EOF'
+import array, math, sys
+log, pcm, end = sys.argv[1], sys.argv[2], float(sys.argv[3])
+a, b = end - 3.5, end - 0.5
+data = array.array('h')
+with open(pcm, 'rb') as f:
+    data.frombytes(f.read())
+left = data[0::2]
+ups = n = 0
+sq = 0.0
+for line in open(log):
+    f = line.split()
+    if f[0] != 'sound' or not a <= int(f[1]) / 1e9 <= b:
+        continue
+    off, cnt = int(f[3]), int(f[4])
+    chunk = left[off:off + cnt]
+    for i in range(1, len(chunk)):
+        if chunk[i - 1] < 0 <= chunk[i]:
+            ups += 1
+    sq += sum(v * v for v in chunk)
+    n += len(chunk)
+if n == 0:
+    print('0 0 0')
+else:
+    print('%.0f %.0f %.2f' % (ups * 48000 / n, math.sqrt(sq / n), n / 48000))
+EOF
+}
+# near HZ WANT: within 3 % and loud enough (the test tones are far above 300 RMS)
+near() { awk -v h="$1" -v r="$2" -v w="$3" 'BEGIN { exit !(h >= w * 0.97 && h <= w * 1.03 && r > 300) }'; }
+set -- $(tone "$t1")
+near "$1" "$2" 440
+check $? "before the switch: a 440 Hz tone is heard ($1 Hz, RMS $2, $3 s)"
+set -- $(tone "$t2")
+near "$1" "$2" 1000
+check $? "Dolby track: a 1000 Hz tone is heard, not silenced by VDR's mixer 0 ($1 Hz, RMS $2, $3 s)"
+set -- $(tone "$t3")
+near "$1" "$2" 440
+check $? "back to MP2: a 440 Hz tone is heard ($1 Hz, RMS $2, $3 s)"
+
+vdr_stop
+# (the trace drops lines when its reader falls behind: only presence is checked)
+for want in 'AUDIO_SET_MIXER' 'AUDIO_CLEAR_BUFFER'; do
+	grep -qF "$want" "$out/trace.log"
+	check $? "trace: VDR called $want"
+done
+errs=$(grep -c 'ERROR' "$syslog")
+[ "$errs" = 0 ]
+check $? "vdr: no ERROR lines in its log ($errs)"
+vdr_env_stop
+finish
