@@ -28,15 +28,7 @@ vidtv=- streams=
 if [ "$part" = file ] || [ "$part" = all ]; then
   command -v ffmpeg > /dev/null || skip "no ffmpeg CLI to make the file tuner's stream"
   streams=$build/streams
-  s=$(sh "$here/../../scripts/gen-streams.sh" "$streams" sd_mpeg2_mp2.ts)
-  if [ ! -s "$s.framemd5" ] || [ ! -s "$s.y8" ] || [ "$s.y8" -ot "$s" ]; then
-    ffmpeg -hide_banner -loglevel error -nostdin -threads 1 -i "$s" -map 0:v -f framemd5 \
-      "$s.framemd5.tmp"
-    ffmpeg -hide_banner -loglevel error -nostdin -y -threads 1 -i "$s" -map 0:v \
-      -vf scale=90:72 -pix_fmt gray -f rawvideo "$s.y8.tmp"
-    mv "$s.framemd5.tmp" "$s.framemd5"
-    mv "$s.y8.tmp" "$s.y8"
-  fi
+  sh "$here/stream-refs.sh" "$streams" sd_mpeg2_mp2.ts > /dev/null
 fi
 if [ "$part" != file ]; then
   rc=0

@@ -1,5 +1,6 @@
 #!/bin/sh
-# usage: vdr-live.sh BINDIR VIDTVDIR transfer|decoder     (inside the VM, as root: vdr-live-host.sh)
+# usage: vdr-live.sh BINDIR VIDTVDIR transfer|decoder|file [STREAMDIR]
+#                                                        (inside the VM, as root: vdr-live-host.sh)
 # Live TV with unmodified VDR 2.6 + dvbsddevice (docs/vdr.md). vidtv (VIDTVDIR, built by
 # scripts/vm/build-vidtv.sh) is a real budget card, adapter 0; ffdvbd serves adapter 1.
 # Its DVB-T service (474 MHz, service 0x880) carries only SMPTE 302M sound on PID 0x111 (273),
@@ -9,15 +10,20 @@
 #             device: VDR runs Transfer Mode and writes the TS packets to audio0.
 #   decoder:  ffdvbd --tuner dvb:0, no -o, VDR -D 1 (sees only adapter 1): VDR tunes the
 #             emulated frontend itself and sets DMX_OUT_DECODER filters on the emulated demux.
+#   file:     as decoder, with ffdvbd's file tuner on adapter 0 instead of vidtv: a TV
+#             channel, STREAMDIR/sd_mpeg2_mp2.ts (MPEG-2 + MP2, PIDs 256/257) on 474 MHz, so
+#             live TV with pictures: each one shown must be one of ffmpeg's decode of the file.
 # Checks: both adapters probed, cDvbSdFfDevice for adapter 1 and primary, `CHAN 1` (decoder:
 # `CHAN`, VDR starting on channel 1) answered 250, the decoder's audio codec s302m and its
 # sound samples growing, no decode errors;
 # transfer: no "TS packet(s) not accepted in Transfer Mode", 188-byte writes to audio0;
 # decoder: tuned through the emulated frontend (FE_SET_PROPERTY), DMX_SET_PES_FILTER answered
-# 0, the card's live audio PID 273. VDR exits 0 on SIGTERM, ffdvbd cleanly.
+# 0, the card's live audio PID 273, no writes to video0/audio0; file: as decoder, with MP2
+# sound, live PIDs 256/257, pictures shown (MPEG-2), each one of ffmpeg's decode of the file.
+# VDR exits 0 on SIGTERM, ffdvbd cleanly.
 # Prints PASS/FAIL and "vdr-live.sh: N passed, M failed".
 set -u
-usage='usage: vdr-live.sh BINDIR VIDTVDIR transfer|decoder'
+usage='usage: vdr-live.sh BINDIR VIDTVDIR transfer|decoder|file [STREAMDIR]'
 bin=${1:?$usage}
 vidtv=${2:?$usage}
 mode=${3:?$usage}
@@ -28,7 +34,7 @@ log=$syslog
 script_name=vdr-live.sh
 . "$here/lib.sh"
 video=$(mktemp -d /tmp/vdr-novideo.XXXXXX)
-ctl_args="--adapter 1"
+A=1 # ffdvbd's adapter (vidtv is adapter 0)
 vdr_channels='Beethoven;vidtv:474000:B8S0:T:27500:0:273=eng@4:0:0:2176:0:0:0'
 case $mode in
 transfer)
@@ -44,8 +50,24 @@ decoder)
 	vdr_setup="UpdateChannels = ${VDR_UPDATE_CHANNELS:-0}
 "
 	;;
+file)
+	streams=${4:?$usage}
+	ts=$streams/sd_mpeg2_mp2.ts
+	conf=$out/file-channels.conf
+	printf '[Test]\n\tSERVICE_ID = 1\n\tVIDEO_PID = 256\n\tAUDIO_PID = 257\n\tFREQUENCY = 474000000\n\tDELIVERY_SYSTEM = DVBT\n\tBANDWIDTH_HZ = 8000000\n\tFILE = %s\n' \
+		"$ts" > "$conf"
+	# --no-deinterlace: the stream is interlaced-coded, and bwdif's pictures are not ffmpeg's
+	A=0 # no vidtv: VDR finds no device at all when adapter 0 is missing
+	daemon_args="--adapter 0 --tuner file:$conf --no-deinterlace"
+	vdr_channels='Test;ffdvb:474000:B8S0:T:27500:256=2:257=deu@3:0:0:1:0:0:0'
+	vdr_plugin=dvbsddevice
+	vdr_args="-D 0"
+	vdr_setup="UpdateChannels = ${VDR_UPDATE_CHANNELS:-0}
+"
+	;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
+ctl_args="--adapter $A"
 . "$here/vdr-lib.sh"
 # one value of the status by its JSON path (the lib's json() reads top-level numbers only)
 jget() {
@@ -58,22 +80,24 @@ print(v)" "$1"
 for f in ffdvbd ffdvbctl; do
 	[ -x "$bin/$f" ] || { fail "setup: $bin/$f is not built"; finish; }
 done
-sh "$vidtv/load.sh" > "$out/vidtv.log" 2>&1
-[ -c /dev/dvb/adapter0/frontend0 ]
-check $? "setup: vidtv's adapter 0 exists"
-# what udev's rules do on a real system (the VM has no udev): VDR runs as user vdr, group video
-chgrp video /dev/dvb/adapter0/* && chmod 0660 /dev/dvb/adapter0/*
+if [ "$mode" != file ]; then
+	sh "$vidtv/load.sh" > "$out/vidtv.log" 2>&1
+	[ -c /dev/dvb/adapter0/frontend0 ]
+	check $? "setup: vidtv's adapter 0 exists"
+	# what udev's rules do on a real system (the VM has no udev): VDR runs as user vdr, group video
+	chgrp video /dev/dvb/adapter0/* && chmod 0660 /dev/dvb/adapter0/*
+fi
 vdr_env_start
-[ -c /dev/dvb/adapter1/video0 ] && [ -e /run/ffdvb/sys-class-dvb/dvb1.frontend0/dev ]
-check $? "setup: ffdvbd's adapter 1 and its sysfs view entry"
+[ -c /dev/dvb/adapter$A/video0 ] && [ -e /run/ffdvb/sys-class-dvb/dvb$A.frontend0/dev ]
+check $? "setup: ffdvbd's adapter $A and its sysfs view entry"
 
 vdr_start
 if [ "$mode" = transfer ]; then
 	grep -q 'probing /dev/dvb/adapter0/frontend0' "$syslog"
 	check $? "vdr: probes vidtv's /dev/dvb/adapter0/frontend0"
 fi
-grep -q 'probing /dev/dvb/adapter1/frontend0' "$syslog"
-check $? "vdr: probes /dev/dvb/adapter1/frontend0"
+grep -q "probing /dev/dvb/adapter$A/frontend0" "$syslog"
+check $? "vdr: probes /dev/dvb/adapter$A/frontend0"
 grep -q 'creating cDvbSdFfDevice' "$syslog"
 check $? "vdr: 'creating cDvbSdFfDevice' for the emulated adapter"
 prim=$(grep -o 'setting primary device to [0-9]*' "$syslog" | tail -n 1)
@@ -81,7 +105,11 @@ prim=$(grep -o 'setting primary device to [0-9]*' "$syslog" | tail -n 1)
 check $? "vdr: '$prim'"
 
 log_mark
-if [ "$mode" = decoder ]; then
+if [ "$mode" = file ]; then
+	svdrp CHAN
+	grep -q '^250 1 Test' "$out/svdrp.log"
+	check $? "SVDRP CHAN: VDR is on the file tuner's channel ($(grep -E '^250 1 ' "$out/svdrp.log" | tail -n 1))"
+elif [ "$mode" = decoder ]; then
 	# VDR starts on channel 1 and tunes it itself. Selecting it again would be VDR's own rule
 	# for a radio channel whose PID is already set: Transfer Mode (dvbsdffdevice.c, as on a
 	# real av7110), so the test asks which channel is current instead of re-selecting it.
@@ -97,9 +125,11 @@ fi
 i=0
 until [ "$(jget decoder.audio_samples)" != 0 ] && [ "$(jget decoder.audio_samples)" != None ] ||
 	[ $i -ge 60 ]; do i=$((i + 1)); sleep 0.5; done
+want_codec=s302m
+[ "$mode" = file ] && want_codec=mp2
 codec=$(jget decoder.audio_codec)
-[ "$codec" = s302m ]
-check $? "decoder: audio codec s302m (got $codec)"
+[ "$codec" = "$want_codec" ]
+check $? "decoder: audio codec $want_codec (got $codec)"
 s1=$(jget decoder.audio_samples); sleep 5; s2=$(jget decoder.audio_samples)
 [ "${s2:-0}" -gt $(( ${s1:-0} + 48000 )) ] 2> /dev/null
 check $? "decoder: live sound plays (samples $s1 -> $s2 in 5 s)"
@@ -111,6 +141,17 @@ if [ "$mode" = decoder ]; then
 	[ "$lp" = 273 ]
 	check $? "status: the card's live audio PID is 273 (got $lp)"
 fi
+if [ "$mode" = file ]; then
+	lv=$(jget live.video.pid) la=$(jget live.audio.pid)
+	[ "$lv" = 256 ] && [ "$la" = 257 ]
+	check $? "status: the card's live video and audio PIDs are 256 and 257 (got $lv, $la)"
+	p1=$(jget decoder.video_shown); sleep 5; p2=$(jget decoder.video_shown)
+	[ "${p2:-0}" -ge $(( ${p1:-0} + 100 )) ] 2> /dev/null
+	check $? "decoder: live pictures are shown (video_shown $p1 -> $p2 in 5 s)"
+	vc=$(jget decoder.video_codec)
+	[ "$vc" = mpeg2video ]
+	check $? "decoder: video codec mpeg2video (got $vc)"
+fi
 sleep 5
 ctl status > "$out/status-live.txt" 2>&1
 na=$(grep -c 'TS packet(s) not accepted in Transfer Mode' "$syslog")
@@ -120,6 +161,19 @@ errs=$(grep -c 'ERROR' "$syslog")
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 
+if [ "$mode" = file ]; then
+	# the file tuner loops the stream, so each picture shown is judged by its content alone:
+	# one of ffmpeg's pictures of the file
+	ctl record > /dev/null
+	check $? "ffdvbctl record"
+	grep -v '^#' "$ts.framemd5" | awk -F', *' '{ print $6 }' > "$out/ffmpeg.md5"
+	grep '^picture' "$out/record/pictures.log" | awk '$6 == 0 { print $7 }' > "$out/ours.md5"
+	shown=$(wc -l < "$out/ours.md5")
+	foreign=$(awk 'NR == FNR { ok[$1] = 1; next } !($1 in ok)' "$out/ffmpeg.md5" "$out/ours.md5" | wc -l)
+	[ "$shown" -ge 100 ] && [ "$foreign" = 0 ]
+	check $? "pictures: each of the $shown shown is one of ffmpeg's decode of the file ($foreign not)"
+fi
+
 vdr_stop
 case $mode in
 transfer)
@@ -128,14 +182,14 @@ transfer)
 	grep -q 'audio0#[0-9]* write(188) = 188' "$out/trace.log"
 	check $? "trace: VDR wrote 188-byte TS packets to audio0 ($(grep -c 'audio0#[0-9]* write' "$out/trace.log") traced)"
 	;;
-decoder)
+decoder|file)
 	grep -q 'FE_SET_PROPERTY' "$out/trace.log"
 	check $? "trace: VDR tuned the emulated frontend (FE_SET_PROPERTY)"
 	grep -q 'DMX_SET_PES_FILTER.* = 0' "$out/trace.log"
 	check $? "trace: VDR's DMX_SET_PES_FILTER answered 0 ($(grep -c DMX_SET_PES_FILTER "$out/trace.log") calls)"
-	n=$(grep -c 'audio0#[0-9]* write' "$out/trace.log")
+	n=$(grep -c '\(audio0\|video0\)#[0-9]* write' "$out/trace.log")
 	[ "$n" = 0 ]
-	check $? "trace: no writes to audio0 (the sound came through the demux, not Transfer Mode: $n)"
+	check $? "trace: no writes to video0 or audio0 (through the demux, not Transfer Mode: $n)"
 	n=$(grep -c 'failed to set PIDs' "$syslog")
 	[ "$n" = 0 ]
 	check $? "vdr: no 'failed to set PIDs' ($n)"
