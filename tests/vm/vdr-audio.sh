@@ -21,10 +21,18 @@ script_name=vdr-audio.sh
 . "$here/vdr-lib.sh"
 [ -d "$video" ] || { fail "setup: $video missing (vdr-host.sh makes it)"; finish; }
 
-# the decoder's audio codec, from the status JSON
-codec() { ctl status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["decoder"]["audio_codec"])'; }
-# switch KEY: the Audio menu, KEY to the other track, Ok; prints nothing
-switch() { svdrp HITK Audio; sleep 1; svdrp HITK "$1"; sleep 1; svdrp HITK Ok; }
+# track KEY CODEC WHAT: the Audio menu, KEY to the other track (none at the start), Ok; 6 s
+# later the decoder must decode CODEC. Sets $t: when it was judged (uptime s)
+track() {
+	if [ "$1" != - ]; then
+		svdrp HITK Audio; sleep 1; svdrp HITK "$1"; sleep 1; svdrp HITK Ok
+	fi
+	sleep 6
+	_c=$(jget decoder.audio_codec)
+	[ "$_c" = "$2" ]
+	check $? "$3 (decoder: $_c)"
+	t=$(uptime_s)
+}
 
 vdr_env_start
 vdr_start
@@ -32,23 +40,9 @@ grep -q 'creating cDvbSdFfDevice' "$syslog"
 check $? "vdr: 'creating cDvbSdFfDevice'"
 
 svdrp PLAY 1 begin
-sleep 5
-c=$(codec)
-[ "$c" = mp2 ]
-check $? "replay starts with the MP2 track (decoder: $c)"
-t1=$(uptime_s)
-switch Down
-sleep 6
-c=$(codec)
-[ "$c" = ac3 ]
-check $? "Audio, Down, Ok: the Dolby track is decoded (decoder: $c)"
-t2=$(uptime_s)
-switch Up
-sleep 6
-c=$(codec)
-[ "$c" = mp2 ]
-check $? "Audio, Up, Ok: back to the MP2 track (decoder: $c)"
-t3=$(uptime_s)
+track - mp2 "replay starts with the MP2 track"; t1=$t
+track Down ac3 "Audio, Down, Ok: the Dolby track is decoded"; t2=$t
+track Up mp2 "Audio, Up, Ok: back to the MP2 track"; t3=$t
 echo "switches at $t1 $t2, end $t3 (uptime s)" > "$out/switch-times.txt"
 svdrp HITK Stop
 wait_log 100 'dvbplayer thread ended'

@@ -26,6 +26,14 @@ wait_log() {
 # shellcheck disable=SC2086 # ctl_args is a word list
 ctl() { "$bin/ffdvbctl" ${ctl_args:-} "$@"; }
 json() { ctl status --json | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
+# one value of the status by its JSON path, e.g. decoder.audio_codec (json() above reads
+# top-level numbers only); None when the path is not there
+jget() {
+	ctl status --json | python3 -c "import json,sys
+v=json.load(sys.stdin)
+for k in sys.argv[1].split('.'): v=v.get(k) if isinstance(v, dict) else None
+print(v)" "$1"
+}
 now() { date +%s.%N; }
 # seconds since boot: CLOCK_BOOTTIME, equal to CLOCK_MONOTONIC (the headless record's clock) in
 # a guest that never suspends

@@ -69,14 +69,6 @@ file)
 esac
 ctl_args="--adapter $A"
 . "$here/vdr-lib.sh"
-# one value of the status by its JSON path (the lib's json() reads top-level numbers only)
-jget() {
-	ctl status --json | python3 -c "import json,sys
-v=json.load(sys.stdin)
-for k in sys.argv[1].split('.'): v=v.get(k) if isinstance(v, dict) else None
-print(v)" "$1"
-}
-
 for f in ffdvbd ffdvbctl; do
 	[ -x "$bin/$f" ] || { fail "setup: $bin/$f is not built"; finish; }
 done
