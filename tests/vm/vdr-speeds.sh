@@ -150,9 +150,11 @@ within "$v_jump" 0.9 1.1
 check $? "play after the jump: real time (speed $v_jump)"
 
 # the jump: the pictures of the jump phase are those around 45 s, and the STC with them
-# (the first picture after the command that is not from before it: the replay was near 15 s;
-# VDR starts at the I picture at or before 45 s)
-pos=$(awk -v t="$jump_at" '$1 > t && $2 > 30 * 25 { print $2 / 25; exit }' "$out/positions.txt")
+# (the first picture after the command that is more than 5 s from the one before it: the old
+# replay, near 60 s, goes on until VDR acts on the command; VDR starts at the I picture at or
+# before 45 s)
+pos=$(awk -v t="$jump_at" '$1 > t && (prev - $2 > 125 || $2 - prev > 125) { print $2 / 25; exit }
+	{ prev = $2 }' "$out/positions.txt")
 within "${pos:-nan}" 44 46
 check $? "jump to 00:00:45: the first picture after it is at ${pos:-?} s of the recording"
 # DMX_GET_STC against the picture on screen at the end of every phase (in a trick mode the
