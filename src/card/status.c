@@ -17,6 +17,14 @@ static const char *audio_state_name(int s)
 										 : "STOPPED";
 }
 
+/* the trick mode VIDEO_FAST_FORWARD/SLOWMOTION/FREEZE left in effect (VIDEO_PLAY/CONTINUE/STOP
+ * end it): shows when a client such as VDR leaves a trick mode */
+static const char *trick_name(enum card_trick t)
+{
+	return t == CARD_TRICK_FAST ? "FAST" : t == CARD_TRICK_SLOW ? "SLOW"
+			: t == CARD_TRICK_FREEZE ? "FREEZE" : "NONE";
+}
+
 /* stored unvalidated: anything but 1 counts as "not memory" (§4.1) */
 static const char *source_name(int s)
 {
@@ -39,12 +47,13 @@ static void status_json(struct ffdvb_card *card, FILE *out)
 	fprintf(out,
 		"},\"video\":{\"play_state\":\"%s\",\"stream_source\":\"%s\",\"ring_fill\":%zu,"
 		"\"ring_size\":%zu,\"playing\":%s,\"video_blank\":%d,\"display_format\":%d,"
-		"\"video_format\":%d,\"size\":[%d,%d,%d]},",
+		"\"video_format\":%d,\"size\":[%d,%d,%d],\"trick\":\"%s\",\"slow_count\":%lu},",
 		video_state_name(card->video.play_state), source_name(card->video.stream_source),
 		card_ring_fill(&card->vring), card->vring.size,
 		(card->playing & CARD_PLAY_VIDEO) ? "true" : "false", card->video.video_blank,
 		card->video.display_format, card->video.video_format, card->video_size.w,
-		card->video_size.h, card->video_size.aspect_ratio);
+		card->video_size.h, card->video_size.aspect_ratio, trick_name(card->trick),
+		card->slow_count);
 	fprintf(out,
 		"\"audio\":{\"play_state\":\"%s\",\"stream_source\":\"%s\",\"ring_fill\":%zu,"
 		"\"ring_size\":%zu,\"playing\":%s,\"mute\":%d,\"effective_mute\":%d,"
@@ -83,11 +92,12 @@ static void status_table(struct ffdvb_card *card, FILE *out)
 			ffdvb_node_name(t), n->users, n->readers, n->writers, n->bytes_accepted,
 			n->bytes_refused, n->errors);
 	}
-	fprintf(out, "video: %s, source %s, ring %zu/%zu, %s, size %dx%d aspect %d\n",
+	fprintf(out, "video: %s, source %s, ring %zu/%zu, %s, size %dx%d aspect %d, trick %s\n",
 		video_state_name(card->video.play_state), source_name(card->video.stream_source),
 		card_ring_fill(&card->vring), card->vring.size,
 		(card->playing & CARD_PLAY_VIDEO) ? "playing from memory" : "not playing",
-		card->video_size.w, card->video_size.h, card->video_size.aspect_ratio);
+		card->video_size.w, card->video_size.h, card->video_size.aspect_ratio,
+		trick_name(card->trick));
 	fprintf(out, "audio: %s, source %s, ring %zu/%zu, %s, mute %d (effective %d)\n",
 		audio_state_name(card->audio.play_state), source_name(card->audio.stream_source),
 		card_ring_fill(&card->aring), card->aring.size,

@@ -182,7 +182,8 @@ static void status_json(void)
 		"\"bytes_refused\":", "\"errors\":", "\"video\":{\"play_state\":\"STOPPED\"",
 		"\"stream_source\":\"DEMUX\"", "\"ring_fill\":0", "\"ring_size\":131072",
 		"\"playing\":false", "\"audio\":{\"play_state\":\"STOPPED\"", "\"ring_size\":65536",
-		"\"mute\":0", "\"last_still\":{\"size\":0,\"fnv1a\":0}",
+		"\"mute\":0", "\"trick\":\"NONE\",\"slow_count\":0}",
+		"\"last_still\":{\"size\":0,\"fnv1a\":0}",
 		"\"last_osd_data\":{\"cmd\":0,\"size\":0,\"fnv1a\":0}",
 	};
 	char *text = NULL;
@@ -219,6 +220,16 @@ static void status_json(void)
 	CHECK_EQ(ffdvb_card_status(E.card, m, 0), 0);
 	fclose(m);
 	CHECK(strstr(text, "video0") && strstr(text, "frontend0") && strstr(text, "STOPPED"));
+	free(text);
+
+	/* the trick mode left in effect, as a client set it */
+	text = NULL;
+	CHECK_EQ(io_arg(w, FFDVB_VIDEO_SLOWMOTION, 6), 0);
+	m = open_memstream(&text, &len);
+	CHECK_EQ(ffdvb_card_status(E.card, m, 1), 0);
+	fclose(m);
+	CHECK_LABELLED("status shows VIDEO_SLOWMOTION 6",
+		       strstr(text, "\"trick\":\"SLOW\",\"slow_count\":6}") != NULL);
 	free(text);
 	xclose(w);
 	env_teardown();

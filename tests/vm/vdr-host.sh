@@ -56,6 +56,12 @@ make_recording "$streams/vdr-video-long" 60
 # for the pacing check (vdr-pace.sh): 60 s at a fifth of the bit rate, about 250 TS packets/s,
 # which a TCG guest's CUSE round trips keep up with, so that the card, not the transport, paces
 make_recording "$streams/vdr-video-pace" 60 200
-# for the trick speeds (vdr-speeds.sh): as long again, so fast forward never reaches the end
-make_recording "$streams/vdr-video-speeds" 120 200
+# for the trick speeds (vdr-speeds.sh): 15 minutes, because in a trick mode VDR reads I pictures
+# ahead as far as its 5 MB buffer goes, and at this rate (9 KB per I picture) that is 270 s of
+# recording: the reads must not reach either end while a phase runs (see vdr-speeds.sh)
+make_recording "$streams/vdr-video-speeds-15min" 900 200
+# VDR takes a recording whose index changed within the last hour for one still being recorded
+# (time-shift: it keeps reading the index as it grows, and trick modes end differently); these
+# are made minutes before the test, so their index is dated back, as a finished recording's is
+touch -d '2 hours ago' "$streams"/vdr-video*/Test/*/index
 exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $streams"

@@ -2,16 +2,18 @@
 # usage: vdr-speeds.sh BINDIR STREAMDIR                 (inside the VM, as root: scripts/vm.sh)
 # VDR's trick modes at each speed, judged by the pictures on screen (setup as vdr.sh,
 # vdr-lib.sh; MultiSpeedMode = 1, so each FastFwd/FastRew key press selects the next speed).
-# The 120 s recording vdr-video-speeds (vdr-host.sh) has a known picture for every frame (ffmpeg's
+# The 15 min recording vdr-video-speeds-15min (vdr-host.sh) has a known picture for every frame (ffmpeg's
 # MD5 list), so each picture the headless record shows is a position in the recording: over
 # each phase the positions must move in the right direction at the right kind of speed.
 # Phases: play; fast forward at speeds 1, 2, 3 (each faster than the one before, all faster
 # than real time); play; fast rewind at speeds 1, 2, 3 (backwards, each faster); play; slow
 # motion forward at speeds 1, 2, 3 (VDR starts at its slowest, 1/8: each faster, all slower
 # than real time); play (the sound, held by the pause, is dropped up to the picture instead of
-# the picture waiting for it); slow rewind; play; a jump (SVDRP PLAY 1 00:00:45). After each:
-# DMX_GET_STC is the PTS of the picture on screen (what VDR reads as its replay position);
-# the jump lands at 45 s.
+# the picture waiting for it); slow rewind; play; a jump (SVDRP PLAY 1 00:00:45, or 00:00:15
+# when the replay is near 45 s already). After each: DMX_GET_STC is the PTS of the picture on
+# screen (what VDR reads as its replay position); the jump lands where it was sent. If VDR
+# leaves a trick mode by itself (see left_trick), the sequence runs again (up to 3 times) and
+# the last run is judged.
 # Prints PASS/FAIL and "vdr-speeds.sh: N passed, M failed". The call trace is off (tracing
 # every write slows a TCG guest); run by hand inside scripts/vm.sh with SPEEDS_NO_TRACE= (empty)
 # to get it in $VM_OUT/trace.log.
@@ -22,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${VM_OUT:-$(mktemp -d)}
 syslog=$out/syslog.log
 log=$syslog
-video=$streams/vdr-video-speeds
+video=$streams/vdr-video-speeds-15min
 script_name=vdr-speeds.sh
 no_trace=${SPEEDS_NO_TRACE-1}
 vdr_setup="MultiSpeedMode = 1
@@ -33,14 +35,14 @@ vdr_setup="MultiSpeedMode = 1
 phases=$out/phases.txt
 : > "$phases"
 # phase NAME SECONDS: the time span of a phase, after half a second for the change to settle;
-# also the STC and the PTS of the picture on screen at its end (status: video pts_shown)
+# also the STC at its end, when it was read, and the card's trick mode then (video.trick)
 phase() {
 	sleep 0.5
 	_a=$(uptime_s)
 	sleep "$2"
 	_b=$(uptime_s)
 	_s=$(json stc)
-	echo "$1 $_a $_b $_s $(uptime_s)" >> "$phases"
+	echo "$1 $_a $_b $_s $(uptime_s) $(jget video.trick)" >> "$phases"
 }
 
 vdr_env_start
@@ -48,35 +50,69 @@ vdr_start
 grep -q 'creating cDvbSdFfDevice' "$syslog"
 check $? "vdr: 'creating cDvbSdFfDevice'"
 
-svdrp PLAY 1 begin
-sleep 1
-phase play 2
-# (positions: play ends near 5 s; speeds 2, 4 and 12 move on by 7, 15 and 30 s in a TCG guest,
-# more when it is slow, as each phase lasts longer than its sleeps; the recording is twice as
-# long as that so that they never reach its end, where VDR would end the replay)
-svdrp HITK FastFwd; phase ff1 2
-svdrp HITK FastFwd; phase ff2 2
-svdrp HITK FastFwd; phase ff3 1
-svdrp HITK Play
-phase play-ff 2
-svdrp HITK FastRew; phase rew1 2
-svdrp HITK FastRew; phase rew2 2
-svdrp HITK FastRew; phase rew3 1
-svdrp HITK Play
-phase play-rew 2
-svdrp HITK Pause
-for i in 1 2 3; do svdrp HITK FastFwd; phase "slow$i" 3; done
-svdrp HITK Play
-phase play-slow 2
-svdrp HITK Pause
-svdrp HITK FastRew
-phase slowrew 8
-svdrp HITK Play
-phase play-slowrew 2
-jump_at=$(uptime_s)
-svdrp PLAY 1 00:00:45
-sleep 1
-phase jump 2
+# the whole key sequence, from the start of the recording; phases.txt anew
+speeds_run() {
+	: > "$phases"
+	svdrp PLAY 1 begin
+	sleep 1
+	phase play 2
+	# (positions: play ends near 5 s; speeds 2, 4 and 12 move on by 7, 15 and 30 s in a TCG guest,
+	# more when it is slow, as each phase lasts longer than its sleeps. In a trick mode VDR reads
+	# I pictures ahead as far as its 5 MB buffer goes, here about 270 s of the recording; where
+	# those reads reach an end of the recording, VDR's end handling takes over and it may switch
+	# to play by itself. So fast forward runs from the start, the rewinds from 10 minutes in.)
+	svdrp HITK FastFwd; phase ff1 2
+	svdrp HITK FastFwd; phase ff2 2
+	svdrp HITK FastFwd; phase ff3 1
+	svdrp HITK Play
+	phase play-ff 2
+	svdrp PLAY 1 00:10:00
+	sleep 1
+	svdrp HITK FastRew; phase rew1 2
+	svdrp HITK FastRew; phase rew2 2
+	svdrp HITK FastRew; phase rew3 1
+	svdrp HITK Play
+	phase play-rew 2
+	svdrp HITK Pause
+	for i in 1 2 3; do svdrp HITK FastFwd; phase "slow$i" 3; done
+	svdrp HITK Play
+	phase play-slow 2
+	svdrp HITK Pause
+	svdrp HITK FastRew
+	phase slowrew 8
+	svdrp HITK Play
+	phase play-slowrew 2
+	# the jump: to 45 s, or to 15 s when the replay is already within 10 s of 45 s (wherever
+	# the trick speeds left it; the STC in seconds is a near enough position, as the
+	# recording's first PTS is 1.4 s), so that the landing is a jump in the positions
+	_at=$(($(json stc) / 90000))
+	if [ "$_at" -gt 35 ] && [ "$_at" -lt 55 ]; then jump_to=15; else jump_to=45; fi
+	jump_at=$(uptime_s)
+	svdrp PLAY 1 "00:00:$jump_to"
+	sleep 1
+	phase jump 2
+}
+# trick phases that ended with the card out of its trick mode (VIDEO_CONTINUE came without a
+# key): VDR's player went to play by itself. dvbplayer.c does so only in its end-of-recording
+# handling, which its read-ahead reaches long before the picture on screen does when the I
+# pictures are small; the rewinds start 10 minutes in for that. Should it still happen, the
+# sequence runs again (saying so), up to 3 times.
+left_trick() {
+	awk '$1 ~ /^(ff|rew|slow)/ && $6 == "NONE" { printf "%s%s", n++ ? " " : "", $1 }' "$phases"
+}
+
+run=0
+while :; do
+	run=$((run + 1))
+	speeds_run
+	left=$(left_trick)
+	if [ -z "$left" ] || [ "$run" -ge 3 ]; then break; fi
+	echo "NOTE: VDR's player left the trick mode by itself in: $left (run $run of at most 3);" \
+		"the sequence runs again"
+	cp "$phases" "$out/phases-run$run.txt"
+done
+[ -z "$left" ]
+check $? "trick phases: the card still in VDR's trick mode at the end of each (run $run: ${left:-all})"
 svdrp HITK Stop
 wait_log 100 'dvbplayer thread ended'
 check $? "Stop: the replay ended"
@@ -149,14 +185,13 @@ check $? "Play after slow rewind: real time again (speed $v_play_slowrew)"
 within "$v_jump" 0.9 1.1
 check $? "play after the jump: real time (speed $v_jump)"
 
-# the jump: the pictures of the jump phase are those around 45 s, and the STC with them
-# (the first picture after the command that is more than 5 s from the one before it: the old
-# replay, near 60 s, goes on until VDR acts on the command; VDR starts at the I picture at or
-# before 45 s)
-pos=$(awk -v t="$jump_at" '$1 > t && (prev - $2 > 125 || $2 - prev > 125) { print $2 / 25; exit }
+# the jump: the first picture after the command more than a GOP (12) from the one before it
+# (the old replay goes on until VDR acts on the command); VDR starts at the I picture at or
+# before the time asked for
+pos=$(awk -v t="$jump_at" '$1 > t && (prev - $2 > 12 || $2 - prev > 12) { print $2 / 25; exit }
 	{ prev = $2 }' "$out/positions.txt")
-within "${pos:-nan}" 44 46
-check $? "jump to 00:00:45: the first picture after it is at ${pos:-?} s of the recording"
+within "${pos:-nan}" $((jump_to - 1)) $((jump_to + 1))
+check $? "jump to 00:00:$jump_to: the first picture after it is at ${pos:-?} s of the recording"
 # DMX_GET_STC against the picture on screen at the end of every phase (in a trick mode the
 # STC follows the pictures): the PTS of a picture on screen while the STC was read, i.e. the
 # last one shown before the read began or one shown during it; the nearest is reported
