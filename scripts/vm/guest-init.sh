@@ -9,6 +9,13 @@ export HOME=/root TERM=dumb LANG=C.UTF-8
 ctl=$vm_out/.vm
 limit=${vm_timeout:-300}
 
+# Loopback for every command: SVDRP, dvbv5-daemon and the tests' own servers talk over
+# 127.0.0.1, and the guest's only interfaces start down. busybox (package busybox-static, which
+# the initramfs needs anyway) rather than iproute2's ip, which a minimal Debian lacks.
+if ! /bin/busybox ip link set lo up 2>/dev/null && ! /bin/busybox ifconfig lo 127.0.0.1 up; then
+  echo "vm: cannot bring up the loopback interface: tests that use 127.0.0.1 will fail"
+fi
+
 # timeout(1) puts the command in its own process group and ends all of it
 timeout -k 10 "$limit" /bin/sh "$ctl/cmd" < /dev/null
 rc=$?

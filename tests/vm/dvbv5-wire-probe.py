@@ -9,7 +9,7 @@
 # Found with it: 1.22.1 answers fe_get_parms with -EINVAL and no fields while the frontend was
 # never tuned (libdvbv5's __dvb_fe_get_parms takes DTV_FREQUENCY 0 for an error); the probe then
 # tunes blind with libdvbv5's DVB-T property list, after which the answer is complete.
-# Run in the VM (lo must be up): ip link set lo up; sh build/vidtv/load.sh;
+# Run in the VM (scripts/vm.sh brings lo up): sh build/vidtv/load.sh;
 #   dvbv5-daemon -p 5555 & sleep 1; python3 tests/vm/dvbv5-wire-probe.py 127.0.0.1 5555
 #
 # Wire: frame = u32 BE length + payload; %i = int32 BE; %s = int32 BE length + bytes;

@@ -377,7 +377,6 @@ fi
 
 # ---------------------------------------------------------------- remote:
 if [ "$parts" = all ] || [ "$parts" = remote ]; then
-ip link set lo up 2> /dev/null   # the VM's only interface starts down
 port=5555
 start_dvbv5_daemon() {
   dvbv5-daemon -p $port >> "$out/dvbv5-daemon.log" 2>&1 &

@@ -41,13 +41,12 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # STC ticks in the wall-clock time between two now() values
 ticks() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 90000 }'; }
 
-# syslog (VDR logs only there), loopback for SVDRP, dvb_core for the mount point, ffdvbd
+# syslog (VDR logs only there; loopback is up in every guest: scripts/vm/guest-init.sh), dvb_core for the mount point, ffdvbd
 vdr_env_start() {
 	if [ -z "${syslogd:-}" ]; then
 		busybox syslogd -n -O "$syslog" &
 		syslogd=$!
 	fi
-	ip link set lo up 2> /dev/null || busybox ifconfig lo 127.0.0.1 up
 	[ -c /dev/cuse ] || modprobe cuse
 	modprobe dvb_core 2> /dev/null
 	mkdir -p "$out/record"
