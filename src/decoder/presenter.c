@@ -20,6 +20,7 @@
 #define TICKS_PER_S 90000
 #define STEP_NS 10000000ull              /* longest sleep between turns */
 #define AUDIO_TARGET (FFDVB_AUDIO_RATE * 60 / 1000) /* samples kept in the device: 60 ms */
+#define AUDIO_TARGET_MAX (FFDVB_AUDIO_RATE / 2) /* ... at most, however slow the pictures are */
 #define X16_PER_SAMPLE 30                /* audio positions in 1/16 ticks: 48 kHz = 1.875 ticks */
 #define AUDIO_GAP_FILL (TICKS_PER_S * 2) /* gaps up to this are played as silence */
 #define AUDIO_SLACK (TICKS_PER_S / 200)  /* 5 ms: closer than this counts as contiguous */
@@ -47,6 +48,8 @@ struct pres {
 	int audio_resync;          /* drop sound older than the clock (after a trick mode) */
 	int64_t audio_end_x16;     /* timeline (1/16 tick) just after the last queued sample */
 	int audio_paused;
+	int adaptive;              /* a real device: the sound's lead follows the picture's cost */
+	uint64_t present_ns;       /* the slowest recent picture put up (decays) */
 	int16_t *mixbuf;
 	size_t mixcap;
 
@@ -170,7 +173,10 @@ static void show(struct pres *p, struct dec_frame *f, uint64_t now)
 	unsigned int osd = dec->osd_serial;
 
 	pthread_mutex_unlock(&dec->lock);
+	uint64_t t0 = dec_real_ns();
 	ffdvb_output_show(p->out, f ? f->frame : NULL, &pi);
+	uint64_t took = dec_real_ns() - t0;
+	p->present_ns = took > p->present_ns ? took : p->present_ns - p->present_ns / 16;
 	dec_frame_free(old);
 	wake_card(dec); /* STC moved, maybe a size event */
 	pthread_mutex_lock(&dec->lock);
@@ -296,17 +302,28 @@ static int is_ac3(const struct ffdvb_decoder *dec)
 	return !strcmp(c, "ac3") || !strcmp(c, "eac3");
 }
 
-/* Keeps AUDIO_TARGET samples in the device; silence fills gaps, overlaps are cut. */
+/* The sound kept in the device: AUDIO_TARGET, and on a real device also twice what putting
+ * up a picture costs now, since the sound is topped up only between pictures: a software GL
+ * renderer or a slow CPU would otherwise starve the device (heard as dropouts). The sound is
+ * the clock, so a longer lead moves nothing; mute and volume act that much later. */
+static size_t audio_target(const struct pres *p)
+{
+	size_t extra = p->adaptive ? (size_t)(p->present_ns * 2 * FFDVB_AUDIO_RATE / 1000000000u) : 0;
+
+	return AUDIO_TARGET + extra < AUDIO_TARGET_MAX ? AUDIO_TARGET + extra : AUDIO_TARGET_MAX;
+}
+
+/* Keeps audio_target() samples in the device; silence fills gaps, overlaps are cut. */
 static void feed_sound(struct pres *p, int64_t clock)
 {
 	struct dec_stream *s = &p->dec->st[FFDVB_STREAM_AUDIO];
-	size_t queued = ffdvb_output_audio_queued(p->out);
+	size_t queued = ffdvb_output_audio_queued(p->out), target = audio_target(p);
 
 	if (!p->audio_started) {
 		p->audio_end_x16 = clock * 16;
 		p->audio_started = 1;
 	}
-	while (queued < AUDIO_TARGET && s->out_head) {
+	while (queued < target && s->out_head) {
 		struct dec_frame *f = s->out_head;
 		size_t left = (size_t)f->frame->nb_samples - f->used;
 		int64_t at_x16 = f->tl * 16 + (int64_t)f->used * X16_PER_SAMPLE;
@@ -613,6 +630,7 @@ void *dec_presenter_main(void *arg)
 		return NULL;
 	}
 	p.out = out;
+	p.adaptive = strcmp(ffdvb_output_name(out), "none") != 0;
 	p.st = dec->state;
 	p.preroll = 1;
 	p.audio_paused = -1;
