@@ -3,11 +3,12 @@
  * sound to queue; the output only shows, plays, keeps time and captures.
  *
  * Backends: SDL2 (a window, fullscreen, or KMSDRM when no display server runs) with SDL audio,
- * and a headless sink ("none") for tests and servers that records every presented picture and
- * every queued sound sample. The output is also the clock: a real device's time is the
- * monotonic clock; the headless sink can instead run on a virtual clock that only moves when
- * the presenter waits, which plays content as fast as it can be decoded while every recorded
- * time stays exactly what real-time playback would have given.
+ * KMS dumb buffers without GL (drm) with SDL audio, and a headless sink ("none") for tests and
+ * servers that records every presented picture and every queued sound sample. The output is
+ * also the clock: a real device's time is the monotonic clock; the headless sink can instead
+ * run on a virtual clock that only moves when the presenter waits, which plays content as fast
+ * as it can be decoded while every recorded time stays exactly what real-time playback would
+ * have given.
  *
  * Threads: everything but the functions marked "any thread" must be called from the thread that
  * called ffdvb_output_new() (SDL wants its window used from one thread). */
@@ -35,8 +36,16 @@ enum ffdvb_output_kind {
 	FFDVB_OUTPUT_WINDOW,     /* SDL window on X11/Wayland */
 	FFDVB_OUTPUT_FULLSCREEN, /* SDL fullscreen desktop window */
 	FFDVB_OUTPUT_KMSDRM,     /* SDL's KMSDRM video driver: the console, no display server */
-	FFDVB_OUTPUT_AUTO,       /* window where a display exists, else KMSDRM, else none */
+	FFDVB_OUTPUT_AUTO,       /* a window where a display exists, else the console (KMSDRM
+				    where GL runs on a GPU, else drm), else none */
+	FFDVB_OUTPUT_DRM,        /* the console through KMS dumb buffers: no GL at all */
 };
+#define FFDVB_OUTPUT_KIND_COUNT (FFDVB_OUTPUT_DRM + 1)
+
+/* The kind's name as the command line and the config file spell it ("auto", "drm", ...), and
+ * back: the kind, or -1 for a name that is none. */
+const char *ffdvb_output_kind_name(enum ffdvb_output_kind kind);
+int ffdvb_output_kind_parse(const char *name);
 
 /* VIDEO_SET_FORMAT: the TV's shape */
 enum ffdvb_tv_aspect { FFDVB_TV_4_3 = 0, FFDVB_TV_16_9 = 1 };
@@ -61,7 +70,7 @@ struct ffdvb_output_config {
  * lack of a display: it falls back to the headless sink. */
 struct ffdvb_output *ffdvb_output_new(const struct ffdvb_output_config *cfg);
 void ffdvb_output_free(struct ffdvb_output *o);
-/* "none", "window", "fullscreen", "kmsdrm" (the backend really in use) */
+/* "none", "window", "fullscreen", "kmsdrm", "drm" (the backend really in use) */
 const char *ffdvb_output_name(const struct ffdvb_output *o);
 
 /* ---- time -------------------------------------------------------------------------------- */

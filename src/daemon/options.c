@@ -36,8 +36,9 @@ void ffdvbd_usage(FILE *out)
 		"  -v, --verbose            more messages; twice: log every CUSE request\n"
 		"  -q, --quiet              only errors\n"
 		"  -o, --output KIND        where pictures and sound go: auto (default: a window where a\n"
-		"                           display exists, else KMSDRM, else none), window, fullscreen,\n"
-		"                           kmsdrm, none (headless)\n"
+		"                           display exists, else the console: kmsdrm where GL has a GPU,\n"
+		"                           else drm; else none), window, fullscreen, kmsdrm, drm (KMS\n"
+		"                           without GL), none (headless)\n"
 		"      --size WxH           window or headless picture size (default 720x576)\n"
 		"      --no-deinterlace     show interlaced pictures as they are (default: bwdif)\n"
 		"      --no-audio           no sound device (sound is still timed)\n"
@@ -329,10 +330,6 @@ int ffdvbd_parse_options(int argc, char **argv, struct ffdvbd_options *o)
 
 void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
 {
-	static const char *const outputs[] = { [FFDVB_OUTPUT_NONE] = "none",
-		[FFDVB_OUTPUT_WINDOW] = "window", [FFDVB_OUTPUT_FULLSCREEN] = "fullscreen",
-		[FFDVB_OUTPUT_KMSDRM] = "kmsdrm", [FFDVB_OUTPUT_AUTO] = "auto" };
-
 	fprintf(out, "config %s; user %s; log-level %s; control-dir %s\n",
 		o->config[0] ? o->config : "(none)", o->run_as[0] ? o->run_as : "(stay)",
 		o->quiet ? "quiet" : o->verbose >= 2 ? "debug" : o->verbose ? "verbose" : "normal",
@@ -342,7 +339,7 @@ void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
 
 		fprintf(out, "adapter%d: nodes %u:%u %04o; output %s", a->adapter, (unsigned)a->uid,
 			(unsigned)a->gid, (unsigned)a->mode,
-			a->no_decode ? "(no decode)" : outputs[a->output]);
+			a->no_decode ? "(no decode)" : ffdvb_output_kind_name(a->output));
 		if (a->width)
 			fprintf(out, " %dx%d", a->width, a->height);
 		fprintf(out, "; deinterlace %s; audio %s; osd-memsize %u; control %s",

@@ -111,17 +111,13 @@ static int set_path(char *field, size_t size, const char *value, char *why, size
 static int set_output(struct ffdvbd_adapter_options *a, const char *value, char *why,
 		      size_t whylen)
 {
-	static const char *const kinds[] = { [FFDVB_OUTPUT_NONE] = "none",
-		[FFDVB_OUTPUT_WINDOW] = "window", [FFDVB_OUTPUT_FULLSCREEN] = "fullscreen",
-		[FFDVB_OUTPUT_KMSDRM] = "kmsdrm", [FFDVB_OUTPUT_AUTO] = "auto" };
+	int k = ffdvb_output_kind_parse(value);
 
-	for (int k = 0; k <= FFDVB_OUTPUT_AUTO; k++) {
-		if (!strcmp(value, kinds[k])) {
-			a->output = k;
-			return 0;
-		}
+	if (k >= 0) {
+		a->output = k;
+		return 0;
 	}
-	return BAD("expected auto, window, fullscreen, kmsdrm or none");
+	return BAD("expected auto, window, fullscreen, kmsdrm, drm or none");
 }
 
 static int set_size(struct ffdvbd_adapter_options *a, const char *value, char *why,

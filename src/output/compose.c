@@ -118,7 +118,7 @@ static void fill_black(uint8_t *dst, int stride, int w, int h, int bpp)
 }
 
 /* sws colour details from the frame: BT.709 for HD or when tagged, full range for JPEG */
-static void set_colorspace(struct SwsContext *sws, const AVFrame *f)
+void compose_set_colorspace(struct SwsContext *sws, const AVFrame *f)
 {
 	int cs = SWS_CS_ITU601;
 	if (f->colorspace == AVCOL_SPC_BT709 ||
@@ -163,7 +163,7 @@ static int draw_picture(const AVFrame *frame, const struct compose_geometry *g,
 		ret = -EINVAL;
 		goto free_crop;
 	}
-	set_colorspace(sws, crop);
+	compose_set_colorspace(sws, crop);
 	/* scaled apart, then copied: swscale's SIMD paths may write a little past a row's end,
 	 * which must not touch the bars beside a pillarboxed picture */
 	uint8_t *tmp[4];

@@ -25,18 +25,39 @@ static int have_kms_device(void)
 	return found;
 }
 
-/* AUTO: a window where a display server runs, else the console through KMSDRM, else none */
+static const char *const kind_names[FFDVB_OUTPUT_KIND_COUNT] = {
+	[FFDVB_OUTPUT_NONE] = "none", [FFDVB_OUTPUT_WINDOW] = "window",
+	[FFDVB_OUTPUT_FULLSCREEN] = "fullscreen", [FFDVB_OUTPUT_KMSDRM] = "kmsdrm",
+	[FFDVB_OUTPUT_AUTO] = "auto", [FFDVB_OUTPUT_DRM] = "drm",
+};
+
+const char *ffdvb_output_kind_name(enum ffdvb_output_kind kind)
+{
+	return (unsigned)kind < FFDVB_OUTPUT_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+int ffdvb_output_kind_parse(const char *name)
+{
+	for (int k = 0; k < FFDVB_OUTPUT_KIND_COUNT; k++)
+		if (!strcmp(name, kind_names[k]))
+			return k;
+	return -1;
+}
+
+/* AUTO: a window where a display server runs; else the console: SDL's KMSDRM where GL runs on
+ * a GPU, KMS dumb buffers where it would run on the CPU (a software renderer costs far more
+ * than one scale) or not at all; else none */
 static int open_auto(struct ffdvb_output *o)
 {
 	const char *why = "no display ($DISPLAY, $WAYLAND_DISPLAY) and no /dev/dri/card*";
 	if (getenv("DISPLAY") || getenv("WAYLAND_DISPLAY")) {
-		if (!sdl_open(o, FFDVB_OUTPUT_WINDOW))
+		if (!sdl_open(o, FFDVB_OUTPUT_WINDOW, 0))
 			return 0;
 		why = "no SDL window";
 	} else if (have_kms_device()) {
-		if (!sdl_open(o, FFDVB_OUTPUT_KMSDRM))
+		if (!sdl_open(o, FFDVB_OUTPUT_KMSDRM, 1) || !drm_open(o))
 			return 0;
-		why = "no SDL KMSDRM display";
+		why = "no KMS display";
 	}
 	fprintf(stderr, "ffdvb output: %s: headless output (none)\n", why);
 	return headless_open(o);
@@ -44,7 +65,7 @@ static int open_auto(struct ffdvb_output *o)
 
 static int check_config(const struct ffdvb_output_config *cfg)
 {
-	if (!cfg || (int)cfg->kind < FFDVB_OUTPUT_NONE || (int)cfg->kind > FFDVB_OUTPUT_AUTO)
+	if (!cfg || (int)cfg->kind < FFDVB_OUTPUT_NONE || (int)cfg->kind >= FFDVB_OUTPUT_KIND_COUNT)
 		return -EINVAL;
 	if (cfg->width < 0 || cfg->height < 0 || cfg->width > MAX_SIDE || cfg->height > MAX_SIDE ||
 	    (cfg->width == 0) != (cfg->height == 0))
@@ -79,8 +100,11 @@ struct ffdvb_output *ffdvb_output_new(const struct ffdvb_output_config *cfg)
 	case FFDVB_OUTPUT_AUTO:
 		ret = open_auto(o);
 		break;
+	case FFDVB_OUTPUT_DRM:
+		ret = drm_open(o);
+		break;
 	default:
-		ret = sdl_open(o, cfg->kind);
+		ret = sdl_open(o, cfg->kind, 0);
 		break;
 	}
 	if (ret)

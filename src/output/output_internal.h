@@ -1,5 +1,5 @@
 /* Inside src/output: the output object shared by the generic layer (output.c) and the backends
- * (headless.c, sdl*.c), plus the helpers they share (compose.c, png.c, vaudio.c, record.c). */
+ * (headless.c, sdl*.c, drm.c), plus the helpers they share (compose.c, png.c, vaudio.c, record.c). */
 #ifndef FFDVB_OUTPUT_INTERNAL_H
 #define FFDVB_OUTPUT_INTERNAL_H
 
@@ -80,6 +80,10 @@ int compose_geometry(const AVFrame *frame, const struct ffdvb_picture_info *info
 int compose_image(const AVFrame *frame, const struct ffdvb_picture_info *info,
 		  const uint32_t *osd, int out_w, int out_h, enum AVPixelFormat dst_fmt,
 		  uint8_t *dst, int dst_stride);
+/* the frame's YUV matrix and range for a libswscale context converting it to RGB: BT.709 for
+ * HD or when tagged, full range for JPEG */
+struct SwsContext;
+void compose_set_colorspace(struct SwsContext *sws, const AVFrame *f);
 /* The blend of one channel: video v under OSD o with alpha a (0..255), rounded to nearest. */
 static inline uint8_t compose_blend(unsigned v, unsigned o, unsigned a)
 {
@@ -141,7 +145,10 @@ int headless_open(struct ffdvb_output *o);
 /* For tests: renders what an SDL output shows (without presenting it) and reads it back as
  * RGB24 (w x h must be the renderer's output size). 0, or -EINVAL if o is not SDL, -EIO. */
 int sdl_read_back(struct ffdvb_output *o, uint8_t *rgb, int stride, int w, int h);
-/* kind: FFDVB_OUTPUT_WINDOW, _FULLSCREEN or _KMSDRM; 0 or -errno (message on stderr) */
-int sdl_open(struct ffdvb_output *o, enum ffdvb_output_kind kind);
+/* kind: FFDVB_OUTPUT_WINDOW, _FULLSCREEN or _KMSDRM; 0 or -errno (message on stderr).
+ * hardware_gl: refuse (-ENODEV) a renderer that is GL drawn by the CPU (llvmpipe, softpipe) */
+int sdl_open(struct ffdvb_output *o, enum ffdvb_output_kind kind, int hardware_gl);
+/* KMS without GL (drm.c): dumb buffers on the first card with a display; 0 or -errno */
+int drm_open(struct ffdvb_output *o);
 
 #endif

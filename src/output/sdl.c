@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include <libavutil/imgutils.h>
@@ -233,7 +234,7 @@ static void sdl_destroy(struct ffdvb_output *o)
 	struct sdl_out *s = o->priv;
 	if (!s)
 		return;
-	sdl_audio_close(s);
+	sdl_audio_close(&s->audio);
 	sws_freeContext(s->sws);
 	av_freep(&s->conv[0]);
 	if (s->osd)
@@ -308,13 +309,36 @@ static int init_video(enum ffdvb_output_kind kind)
 	return 0;
 }
 
-static int create_window(struct ffdvb_output *o, struct sdl_out *s)
+/* SDL's own software renderer, or GL drawn by Mesa on the CPU (llvmpipe, softpipe, swrast) */
+static int renders_on_cpu(SDL_Renderer *ren)
+{
+	SDL_RendererInfo info;
+	if (SDL_GetRendererInfo(ren, &info) || strncmp(info.name, "opengl", 6))
+		return 1;
+	/* the renderer's context is current on this thread after SDL_CreateRenderer */
+	const unsigned char *(*get)(unsigned int) = SDL_GL_GetProcAddress("glGetString");
+	const char *gl = get ? (const char *)get(0x1F01 /* GL_RENDERER */) : NULL;
+	return !gl || strstr(gl, "llvmpipe") || strstr(gl, "softpipe") || strstr(gl, "Software");
+}
+
+static int create_window(struct ffdvb_output *o, struct sdl_out *s, int hardware_gl)
 {
 	Uint32 flags = SDL_WINDOW_RESIZABLE;
-	if (s->kind != FFDVB_OUTPUT_WINDOW)
+	int x = SDL_WINDOWPOS_UNDEFINED, y = SDL_WINDOWPOS_UNDEFINED, w = o->out_w, h = o->out_h;
+	SDL_DisplayMode desktop;
+	if (s->kind != FFDVB_OUTPUT_WINDOW && !SDL_GetDesktopDisplayMode(0, &desktop)) {
+		/* Without a window manager (an X server that runs only the TV, common under VDR)
+		 * nobody makes a FULLSCREEN_DESKTOP window cover the screen: SDL would render at
+		 * the screen's size into a window of o->out_w x o->out_h and show a corner of the
+		 * picture. So the window is the screen's size at its origin from the start. */
+		flags = SDL_WINDOW_FULLSCREEN_DESKTOP | SDL_WINDOW_BORDERLESS;
+		x = y = 0;
+		w = desktop.w;
+		h = desktop.h;
+	} else if (s->kind != FFDVB_OUTPUT_WINDOW) {
 		flags = SDL_WINDOW_FULLSCREEN_DESKTOP;
-	s->win = SDL_CreateWindow("ffdvb", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
-				  o->out_w, o->out_h, flags);
+	}
+	s->win = SDL_CreateWindow("ffdvb", x, y, w, h, flags);
 	if (!s->win) {
 		fprintf(stderr, "ffdvb output: SDL window: %s\n", SDL_GetError());
 		return -ENODEV;
@@ -330,6 +354,10 @@ static int create_window(struct ffdvb_output *o, struct sdl_out *s)
 		fprintf(stderr, "ffdvb output: SDL renderer: %s\n", SDL_GetError());
 		return -ENODEV;
 	}
+	if (hardware_gl && renders_on_cpu(s->ren)) {
+		fprintf(stderr, "ffdvb output: SDL's renderer draws on the CPU here: not used\n");
+		return -ENODEV;
+	}
 	s->osd = SDL_CreateTexture(s->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING,
 				   FFDVB_OSD_WIDTH, FFDVB_OSD_HEIGHT);
 	if (!s->osd) {
@@ -340,7 +368,7 @@ static int create_window(struct ffdvb_output *o, struct sdl_out *s)
 	return 0;
 }
 
-int sdl_open(struct ffdvb_output *o, enum ffdvb_output_kind kind)
+int sdl_open(struct ffdvb_output *o, enum ffdvb_output_kind kind, int hardware_gl)
 {
 	int ret = init_video(kind);
 	if (ret)
@@ -355,9 +383,9 @@ int sdl_open(struct ffdvb_output *o, enum ffdvb_output_kind kind)
 	o->backend = kind == FFDVB_OUTPUT_KMSDRM     ? &sdl_kmsdrm_backend :
 		     kind == FFDVB_OUTPUT_FULLSCREEN ? &sdl_fullscreen_backend :
 						       &sdl_backend;
-	ret = create_window(o, s);
+	ret = create_window(o, s, hardware_gl);
 	if (!ret)
-		ret = sdl_audio_open(o, s);
+		ret = sdl_audio_open(o, &s->audio);
 	if (!ret)
 		ret = draw(o, 1); /* black, and the real output size for screenshots */
 	if (ret) {

@@ -1,5 +1,5 @@
 /* Inside the SDL backend: its state, shared by sdl.c (window, renderer, clock) and
- * sdl_audio.c (the sound device). */
+ * sdl_audio.c (the sound device, also drm.c's). */
 #ifndef FFDVB_SDL_INTERNAL_H
 #define FFDVB_SDL_INTERNAL_H
 
@@ -14,6 +14,7 @@ struct sdl_audio {
 };
 
 struct sdl_out {
+	struct sdl_audio audio; /* first: sdl_audio.c finds it at o->priv */
 	enum ffdvb_output_kind kind;
 	SDL_Window *win;
 	SDL_Renderer *ren;
@@ -35,11 +36,11 @@ struct sdl_out {
 	int osd_on;
 
 	int quit_noted;
-	struct sdl_audio audio;
 };
 
-int sdl_audio_open(struct ffdvb_output *o, struct sdl_out *s);
-void sdl_audio_close(struct sdl_out *s);
+/* o->priv must start with the struct sdl_audio a */
+int sdl_audio_open(struct ffdvb_output *o, struct sdl_audio *a);
+void sdl_audio_close(struct sdl_audio *a);
 int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb);
 uint64_t sdl_audio_queued(struct ffdvb_output *o);
 void sdl_audio_pause(struct ffdvb_output *o, int pause);

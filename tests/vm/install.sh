@@ -2,7 +2,7 @@
 # usage: install.sh BUILD_DIR          (inside the VM, as root: scripts/vm.sh)
 # ffdvb installed as a package would be, then run from the installed files only:
 #   - 'cmake --install BUILD_DIR --prefix /usr/local' into the guest (its writable overlay)
-#   - the installed sysusers.d file makes the user ffdvb (group video) with systemd-sysusers
+#   - the installed sysusers.d file makes the user ffdvb (groups video, render, audio) with systemd-sysusers
 #   - /etc/ffdvb/ffdvbd.conf is the installed example (user = ffdvb) with a headless output
 #   - the INSTALLED ffdvbd, started as root with that file (its compiled-in default), comes up;
 #     /proc/PID/status: uid/gid of ffdvb, not root, CapEff = CAP_SYS_PTRACE alone
@@ -73,8 +73,10 @@ rc=$?
 cat "$out/sysusers.log"
 check $rc "user: systemd-sysusers $sysusers (exit $rc)"
 uid=$(id -u ffdvb 2>/dev/null) gid=$(id -g ffdvb 2>/dev/null)
-[ -n "$uid" ] && [ "$uid" != 0 ] && id -nG ffdvb | tr ' ' '\n' | grep -qx video
-check $? "user: ffdvb exists, uid ${uid:-none}, in group video ($(id ffdvb 2>&1))"
+groups=$(id -nG ffdvb 2>/dev/null | tr ' ' '\n')
+in_groups() { for g in video render audio; do echo "$groups" | grep -qx "$g" || return 1; done; }
+[ -n "$uid" ] && [ "$uid" != 0 ] && in_groups
+check $? "user: ffdvb exists, uid ${uid:-none}, in groups video, render, audio ($(id ffdvb 2>&1))"
 
 # --- the config: the installed example, headless
 mkdir -p /etc/ffdvb &&
