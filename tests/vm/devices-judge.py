@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Host side of vm_devices (tests/vm/devices-host.sh): what a person saw and heard, judged from
+# qemu's and the X server's captures, never from the daemon's own record.
+#   devices-judge.py screendumps SOCK DIR   serve the guest's screendump requests (DIR/req-NAME ->
+#                                           qemu monitor 'screendump DIR/NAME.ppm' -> DIR/done-NAME)
+#                                           until DIR/.vm/rc exists
+#   devices-judge.py picture NAME CAPTURE.ppm REF.ppm EXPECTED.ppm
+#                                           the capture against ffmpeg's decode (REF scaled to the
+#                                           capture's size: EXPECTED), with ffdvb-play's OSD over it
+#   devices-judge.py sound WAV              the tones qemu's HDA played, in order
+# Prints PASS/FAIL lines (tests/vm/lib.sh's format) and the figures; exit status 1 on a FAIL.
+# Plain Python on purpose: no numpy on a minimal Debian, and the images are small.
+import math
+import os
+import socket
+import struct
+import sys
+import time
+
+failed = 0
+
+
+def check(ok, text):
+    global failed
+    print(('PASS ' if ok else 'FAIL ') + text)
+    failed += 0 if ok else 1
+    return ok
+
+
+# ---- screendumps ------------------------------------------------------------------------------
+def screendumps(sock_path, share):
+    sock = None
+    for _ in range(300):   # qemu creates the socket when it starts
+        try:
+            sock = socket.socket(socket.AF_UNIX)
+            sock.connect(sock_path)
+            break
+        except OSError:
+            sock = None
+            time.sleep(0.1)
+    if not sock:
+        print('devices-judge: no qemu monitor at ' + sock_path)
+        return 1
+    sock.settimeout(30)
+    while not os.path.exists(os.path.join(share, '.vm', 'rc')):
+        for name in sorted(os.listdir(share)):
+            if not name.startswith('req-'):
+                continue
+            what = name[4:]
+            os.unlink(os.path.join(share, name))
+            sock.sendall(('screendump %s\n' % os.path.join(share, what + '.ppm')).encode())
+            time.sleep(1)   # the monitor answers with a prompt; the file is written by then
+            try:
+                sock.recv(65536)
+            except OSError:
+                pass
+            open(os.path.join(share, 'done-' + what), 'w').close()
+        time.sleep(0.1)
+    return 0
+
+
+# ---- pictures ---------------------------------------------------------------------------------
+def read_ppm(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    fields, pos = [], 0
+    while len(fields) < 4:   # magic, width, height, maxval; '#' comments allowed
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b'#':
+            pos = data.index(b'\n', pos)
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    if fields[0] != b'P6' or fields[3] != b'255':
+        raise SystemExit('devices-judge: %s is not an 8-bit P6 PPM' % path)
+    w, h = int(fields[1]), int(fields[2])
+    return w, h, data[pos + 1:pos + 1 + w * h * 3]
+
+
+def psnr(a, b, w, rows, cols, shift=0):
+    """PSNR of a against b (RGB24, width w) over rows x cols, b shifted right by shift pixels"""
+    se, n = 0, 0
+    for y in rows:
+        ra = (y * w + cols.start) * 3
+        rb = (y * w + cols.start + shift) * 3
+        seg_a = a[ra:ra + len(cols) * 3]
+        seg_b = b[rb:rb + len(cols) * 3]
+        se += sum((p - q) * (p - q) for p, q in zip(seg_a, seg_b))
+        n += len(seg_a)
+    return 99.0 if se == 0 else 10 * math.log10(255 * 255 * n / se)
+
+
+def picture(name, capture, ref, expected):
+    cw, ch, cap = read_ppm(capture)
+    ew, eh, exp = read_ppm(expected)
+    rw, rh, _ = read_ppm(ref)
+    check((cw, ch) == (ew, eh) and cw > 0, '%s: capture %dx%d, ffmpeg\'s %dx%d picture scaled to %dx%d'
+          % (name, cw, ch, rw, rh, ew, eh))
+    if (cw, ch) != (ew, eh):
+        return
+    # the picture above ffdvb-play's OSD window (OSD lines 480..527 of 576), 8 pixels in from
+    # the sides so that a shifted reference stays inside
+    rows = range(0, ch * 470 // 576)
+    cols = range(8, cw - 8)
+    good = psnr(cap, exp, cw, rows, cols)
+    shifted = psnr(cap, exp, cw, rows, cols, shift=4)
+    print('figure %s_picture_psnr %.2f dB (against the reference shifted 4 px: %.2f dB)'
+          % (name, good, shifted))
+    # Bounds: the GPU's bilinear scaling and YUV->RGB shader against libswscale's differ by a
+    # few levels per channel, about 30 dB on this sharp test pattern; a black screen, another
+    # picture or one misplaced by 4 pixels gives under 20 dB. Both bounds must hold.
+    check(good >= 28, '%s: the picture is ffmpeg\'s decode (PSNR %.2f dB >= 28)' % (name, good))
+    check(good >= shifted + 6, '%s: and not a misplaced one (%.2f dB >= %.2f + 6 dB shifted 4 px)'
+          % (name, good, shifted))
+    # the OSD window: ffdvb-play's translucent blue (0xc0802000: level 12 of 15) over the
+    # picture, with white text; most of its pixels are the blend, so the median decides
+    x0, x1 = cw * 70 // 720, cw * 650 // 720
+    y0, y1 = ch * 486 // 576, ch * 522 // 576
+    osd_rgb, level = (0x00, 0x20, 0x80), 12 / 15
+    diffs = []
+    for y in range(y0, y1, 2):
+        for x in range(x0, x1, 2):
+            i = (y * cw + x) * 3
+            d = max(abs(cap[i + c] - (exp[i + c] * (1 - level) + osd_rgb[c] * level)) for c in range(3))
+            diffs.append(d)
+    diffs.sort()
+    median = diffs[len(diffs) // 2]
+    print('figure %s_osd_median_diff %d levels' % (name, median))
+    check(median <= 16, '%s: the OSD over the picture (median difference from the blend %d <= 16)'
+          % (name, median))
+
+
+# ---- sound ------------------------------------------------------------------------------------
+def read_wav(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:4] != b'RIFF' or data[8:12] != b'WAVE':
+        raise SystemExit('devices-judge: %s is not a WAV file' % path)
+    pos, rate, channels, samples = 12, 0, 0, b''
+    while pos + 8 <= len(data):
+        cid, size = data[pos:pos + 4], struct.unpack('<I', data[pos + 4:pos + 8])[0]
+        if cid == b'fmt ':
+            _, channels, rate = struct.unpack('<HHI', data[pos + 8:pos + 16])
+        elif cid == b'data':
+            samples = data[pos + 8:]   # qemu may leave the size at 0 until it closes the file
+            break
+        pos += 8 + size + (size & 1)
+    left = struct.unpack('<%dh' % (len(samples) // 2), samples[:len(samples) // 2 * 2])[::channels]
+    return rate, left
+
+
+def runs(rate, left, win_ms=20):
+    """the WAV as runs of sound: [start s, end s, rms, Hz, s of dropouts] of each (silences
+    under 300 ms inside a run are dropouts, longer ones end it)"""
+    n = rate * win_ms // 1000
+    wins = []
+    for i in range(0, len(left) - n, n):
+        w = left[i:i + n]
+        wins.append(math.sqrt(sum(v * v for v in w) / n))
+    out, cur = [], None
+    quiet = 0
+    for i, r in enumerate(wins):
+        loud = r > 100
+        same = cur and loud and abs(r - cur['rms']) < 0.2 * cur['rms']
+        if same or (cur and not loud and quiet < 15):   # dropouts under 300 ms do not split
+            quiet = 0 if loud else quiet + 1
+            if loud:
+                cur['n'] += 1
+                cur['rms'] += (r - cur['rms']) / cur['n']
+                cur['end'] = i + 1
+            continue
+        if cur:
+            out.append(cur)
+        cur = {'start': i, 'end': i + 1, 'rms': r, 'n': 1} if loud else None
+        quiet = 0
+    if cur:
+        out.append(cur)
+    result = []
+    for c in out:
+        if c['end'] - c['start'] < 10:   # under 200 ms: a click, not a tone
+            continue
+        # the tone's frequency from the loud windows only: a merged dropout has no crossings
+        crossings, secs, dropouts = 0, 0, 0
+        for k in range(c['start'], c['end']):
+            if wins[k] > 100:
+                seg = left[k * n:(k + 1) * n + 1]
+                crossings += sum(1 for a, b in zip(seg, seg[1:]) if (a < 0) != (b < 0))
+                secs += n / rate
+            else:
+                dropouts += win_ms / 1000
+        result.append([c['start'] * win_ms / 1000, c['end'] * win_ms / 1000, c['rms'],
+                       crossings / 2 / secs, dropouts])
+    return result
+
+
+def sound(path):
+    rate, left = read_wav(path)
+    got = runs(rate, left)
+    print('sound: %.1f s at %d Hz; runs (start, end, RMS, Hz, dropouts):' % (len(left) / rate, rate))
+    for r in got:
+        print('  %.2f %.2f %.0f %.1f %.2f' % tuple(r))
+    # expected, in order (devices.sh): ffdvb-play's 10 s of 1 kHz; devplay's 1 kHz muted after
+    # 3 s for 2 s, then at mixer 128 of 255 after 2 s more; devplay's AC-3 at 440 Hz (5 s)
+    if not check(len(got) >= 5, 'alsa: at least 5 runs of sound in qemu\'s WAV (%d)' % len(got)):
+        return
+    full, first, after_mute, half, ac3 = got[-5:]
+    dur = lambda r: r[1] - r[0]
+    check(abs(full[3] - 1000) < 10 and 8.5 <= dur(full) <= 11.5,
+          'alsa: the stream\'s tone heard: %.1f Hz for %.2f s (1000 Hz, 10 s)' % (full[3], dur(full)))
+    # a dropout is heard: the sound's lead in the device must cover the slowest picture
+    print('figure alsa_dropouts %.2f s in %.2f s' % (full[4], dur(full)))
+    check(full[4] <= 0.1, 'alsa: no dropouts: %.2f s of silence inside the 10 s (<= 0.1)' % full[4])
+    check(first[2] > 300 and abs(first[2] - full[2]) < 0.15 * full[2],
+          'alsa: loud (RMS %.0f, as before: %.0f)' % (first[2], full[2]))
+    gap = after_mute[0] - first[1]
+    check(1.2 <= gap <= 3.0, 'alsa: AUDIO_SET_MUTE silences it: %.2f s of silence (2 s muted)' % gap)
+    check(abs(after_mute[2] - first[2]) < 0.15 * first[2],
+          'alsa: unmuted at the same level (RMS %.0f)' % after_mute[2])
+    ratio = half[2] / after_mute[2]
+    print('figure alsa_mixer_128_ratio %.3f' % ratio)
+    check(0.44 <= ratio <= 0.56 and half[0] - after_mute[1] < 0.3,
+          'alsa: AUDIO_SET_MIXER 128 halves it at once: RMS ratio %.3f (128/255 = 0.502)' % ratio)
+    check(abs(ac3[3] - 440) < 6 and dur(ac3) >= 4,
+          'alsa: AC-3 comes out as PCM: %.1f Hz for %.2f s (440 Hz, 5 s)' % (ac3[3], dur(ac3)))
+
+
+def main():
+    verb = sys.argv[1] if len(sys.argv) > 1 else ''
+    if verb == 'screendumps':
+        return screendumps(*sys.argv[2:4])
+    if verb == 'picture':
+        picture(*sys.argv[2:6])
+    elif verb == 'sound':
+        sound(sys.argv[2])
+    else:
+        raise SystemExit(__doc__ or 'usage: see the top of devices-judge.py')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

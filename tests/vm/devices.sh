@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# usage: devices.sh BINDIR STREAMDIR        (inside scripts/vm.sh, started by devices-host.sh)
+# The presentation paths a person meets, on real device drivers of the guest kernel: ffdvbd with
+# --output window and --output fullscreen on an X server (Xvfb, SDL's x11 driver, Mesa's GL
+# renderer), --output kmsdrm (SDL, GL) and --output drm (KMS dumb buffers, no GL) on qemu's
+# bochs-display (the kernel's bochs DRM driver), the latter with its sound through ALSA on qemu's
+# Intel HDA (snd-hda-intel); --output auto picks drm there. Each output plays the test stream with
+# ffdvb-play and an OSD message; the screen is captured outside the daemon: xwd from the X
+# server, qemu's monitor (screendump, asked of the host through the results share) for the
+# console. The sound is what qemu's HDA played into a WAV on the host. The host judges the
+# captures and the WAV after the run (devices-host.sh); here: the daemon survives every output,
+# reports the output it was asked for, and the captures exist.
+set -u
+bin=${1:?usage: devices.sh BINDIR STREAMDIR}
+streams=${2:?usage: devices.sh BINDIR STREAMDIR}
+out=${VM_OUT:?run inside scripts/vm.sh}
+here=$(dirname "$0")
+script_name=devices.sh
+log=
+. "$here/lib.sh"
+stream=$streams/vm_devices.ts
+ac3=$streams/vm_devices_ac3.ts
+ctl() { "$bin/ffdvbctl" "$@"; }
+[ -c /dev/cuse ] || modprobe cuse
+
+# waits up to $2 tenths of a second for the command $1 to succeed
+wait_for() { _i=0; until eval "$1" > /dev/null 2>&1 || [ $_i -gt "$2" ]; do _i=$((_i + 1)); sleep 0.1; done; eval "$1" > /dev/null 2>&1; }
+
+# start_daemon KIND [ARGS]: ffdvbd on adapter 0 with --output KIND
+start_daemon() {
+	log=$out/ffdvbd-$1.log
+	kind=$1
+	shift
+	"$bin/ffdvbd" --adapter 0 --foreground --output "$kind" "$@" > "$log" 2>&1 &
+	pid=$!
+	wait_for 'ctl status' 600
+	check $? "$kind: daemon ready"
+	shown=$(ctl status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["decoder"]["output"])')
+	[ "$shown" = "$kind" ] || [ "$kind" = auto ]
+	check $? "$kind: ffdvbctl status says output '$shown'"
+}
+
+# play_then CAPTURE: ffdvb-play with an OSD message and the stream, then CAPTURE (a command)
+# once the stream is written and its last pictures are on screen (the picture stands still)
+play_then() {
+	"$bin/ffdvb-play" --osd "ffdvb says hello" --hold 4 "$stream" > "$out/play-$kind.out" 2>&1 &
+	ppid=$!
+	wait_for "grep -q '^played' '$out/play-$kind.out'" 900
+	check $? "$kind: ffdvb-play wrote the stream ($(cat "$out/play-$kind.out"))"
+	sleep 1
+	eval "$1"
+	check $? "$kind: the screen captured outside the daemon"
+	wait $ppid
+	check $? "$kind: ffdvb-play exit status 0"
+	alive "$pid"
+	check $? "$kind: the daemon survived the playback"
+	ctl status > "$out/status-$kind.txt" 2>&1
+	grep '^decoder' "$out/status-$kind.txt"
+}
+
+# asks the host for a qemu screendump to $out/NAME.ppm and waits for it
+screendump() {
+	: > "$out/req-$1"
+	wait_for "[ -e '$out/done-$1' ]" 300 && [ -s "$out/$1.ppm" ]
+}
+
+parts=${DEVICES_PARTS:-x11 console} # for development: one of them
+# ---- X11: window and fullscreen on Xvfb (a 4:3 screen, 1024x768) --------------------------------
+case $parts in *x11*)
+Xvfb :1 -screen 0 1024x768x24 -nolisten tcp > "$out/xvfb.log" 2>&1 &
+xpid=$!
+export DISPLAY=:1
+wait_for 'xwd -root -silent > /dev/null' 300
+check $? "Xvfb :1 runs"
+
+start_daemon window --no-audio
+play_then "xwd -silent -name ffdvb > '$out/window.xwd'"
+stop_daemon "$pid"
+
+start_daemon fullscreen --no-audio
+play_then "xwd -silent -root > '$out/fullscreen.xwd'"
+stop_daemon "$pid"
+kill "$xpid"
+wait "$xpid" 2> /dev/null
+unset DISPLAY
+;; esac
+
+# ---- the console: KMSDRM on qemu's bochs-display, sound on qemu's Intel HDA --------------------
+modprobe bochs 2> /dev/null
+wait_for '[ -c /dev/dri/card0 ]' 50
+check $? "kmsdrm: /dev/dri/card0 (bochs DRM driver)"
+modprobe snd-hda-intel 2> /dev/null
+wait_for '[ -c /dev/snd/pcmC0D0p ]' 100
+check $? "alsa: /dev/snd/pcmC0D0p (snd-hda-intel)"
+case $parts in *console*) ;; *) finish ;; esac
+amixer -q -c 0 sset Master 100% unmute > "$out/amixer.log" 2>&1
+check $? "alsa: Master 100%, unmuted ($(cat "$out/amixer.log"))"
+
+start_daemon kmsdrm --no-audio
+play_then "screendump kmsdrm"
+stop_daemon "$pid"
+
+# auto on a console whose GL would be Mesa's software renderer (no Mesa driver for bochs): drm
+start_daemon auto --no-audio
+[ "$shown" = drm ]
+check $? "auto: on bochs (GL only in software) the console is driven by drm ($shown)"
+stop_daemon "$pid"
+
+SDL_AUDIODRIVER=alsa start_daemon drm
+grep -q 'no sound device\|no SDL audio' "$log"
+[ $? != 0 ]
+check $? "drm: the daemon opened the ALSA device"
+play_then "screendump drm"
+# the sound as a user changes it: muted after 3 s for 2 s, then half volume
+python3 "$here/devplay.py" 0 "$stream" "$out/sound-events.log" 3:mute1 5:mute0 7:mixer128,128 \
+	> "$out/devplay.out" 2>&1
+check $? "alsa: devplay.py: mute, unmute, mixer 128 ($(cat "$out/devplay.out"))"
+# AC-3 (5.1, 440 Hz) decoded and heard as PCM
+python3 "$here/devplay.py" 0 "$ac3" "$out/sound-events-ac3.log" > "$out/devplay-ac3.out" 2>&1
+check $? "alsa: devplay.py plays the AC-3 stream ($(cat "$out/devplay-ac3.out"))"
+ctl status | grep '^decoder'
+alive "$pid"
+check $? "drm: the daemon survived the playback"
+stop_daemon "$pid"
+finish
