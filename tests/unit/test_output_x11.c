@@ -45,21 +45,31 @@ static void start_xvfb(void)
 		close(fds[0]);
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 2);
-		execlp("Xvfb", "Xvfb", "-displayfd", fd_arg, "-screen", "0", screen, "-nolisten",
-		       "tcp", (char *)NULL);
+		/* -noreset: an X server resets when its last client leaves and refuses new ones
+		 * meanwhile; SDL's probe connection and each xwd would be such a last client */
+		execlp("Xvfb", "Xvfb", "-displayfd", fd_arg, "-noreset", "-screen", "0", screen,
+		       "-nolisten", "tcp", (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
-	ssize_t n = read(fds[0], num, sizeof(num) - 1);
-	close(fds[0]);
-	if (xvfb < 0 || n <= 0)
+	/* the number and its newline may come in two writes; the pipe stays open (until the
+	 * process ends): a write to a closed pipe is fatal to Xvfb */
+	size_t n = 0;
+	while (n < sizeof(num) - 1 && !strchr(num, '\n')) {
+		ssize_t r = read(fds[0], num + n, sizeof(num) - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	if (xvfb < 0 || !strchr(num, '\n'))
 		skip("Xvfb did not start");
 	num[strcspn(num, "\n")] = 0;
 	char display[32];
 	snprintf(display, sizeof(display), ":%s", num);
 	setenv("DISPLAY", display, 1);
-	unsetenv("SDL_VIDEODRIVER");
+	setenv("SDL_VIDEODRIVER", "x11", 1); /* SDL's x11 driver or a failure, no fallback */
 	unsetenv("WAYLAND_DISPLAY");
+
 }
 
 static void stop_xvfb(void)
@@ -75,7 +85,7 @@ static uint8_t *capture(const char *what, int *w, int *h)
 {
 	const char *path = "x11_capture.xwd";
 	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "xwd -silent %s > %s", what, path);
+	snprintf(cmd, sizeof(cmd), "xwd -silent %s > %s 2> /dev/null", what, path);
 	if (system(cmd) != 0)
 		return NULL;
 	FILE *f = fopen(path, "rb");

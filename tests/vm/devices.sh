@@ -68,7 +68,8 @@ screendump() {
 parts=${DEVICES_PARTS:-x11 console} # for development: one of them
 # ---- X11: window and fullscreen on Xvfb (a 4:3 screen, 1024x768) --------------------------------
 case $parts in *x11*)
-Xvfb :1 -screen 0 1024x768x24 -nolisten tcp > "$out/xvfb.log" 2>&1 &
+# -noreset: the X server would reset whenever its last client (xwd, SDL's probe) leaves
+Xvfb :1 -noreset -screen 0 1024x768x24 -nolisten tcp > "$out/xvfb.log" 2>&1 &
 xpid=$!
 export DISPLAY=:1
 wait_for 'xwd -root -silent > /dev/null' 300
