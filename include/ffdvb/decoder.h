@@ -114,7 +114,8 @@ struct ffdvb_decoder_stats {
 };
 void ffdvb_decoder_get_stats(struct ffdvb_decoder *dec, struct ffdvb_decoder_stats *out);
 
-/* Any thread: see ffdvb_output_screenshot(). */
+/* Any thread: see ffdvb_output_screenshot() and ffdvb_output_screenshot_png(). */
 int ffdvb_decoder_screenshot(struct ffdvb_decoder *dec, const char *path);
+int ffdvb_decoder_screenshot_png(struct ffdvb_decoder *dec, uint8_t **png, size_t *len);
 
 #endif

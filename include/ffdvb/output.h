@@ -109,6 +109,8 @@ int ffdvb_output_refresh(struct ffdvb_output *o);
 /* Any thread: writes the composited picture now on screen (picture + OSD, at the output size;
  * 720x576 when headless) as PNG (libavcodec's PNG encoder). Returns 0 or -errno. */
 int ffdvb_output_screenshot(struct ffdvb_output *o, const char *path);
+/* Any thread: the same PNG in memory (*png malloc'ed, *len bytes): nothing touches a file. */
+int ffdvb_output_screenshot_png(struct ffdvb_output *o, uint8_t **png, size_t *len);
 
 /* ---- sound ------------------------------------------------------------------------------- */
 

@@ -22,27 +22,17 @@ int ffdvbd_write_record(struct ffdvb_card *card, const char *dir)
 	return ffdvb_output_write_record(ffdvb_decoder_output(dec), log, pcm);
 }
 
-/* the PNG goes through a private temporary file, then into the answer */
+/* the PNG is encoded in memory and goes straight into the answer: no file anywhere */
 static int screenshot(struct ffdvb_decoder *dec, FILE *out)
 {
-	char path[] = "/tmp/ffdvb-shot-XXXXXX";
-	int fd = mkstemp(path), r;
-	FILE *f;
-	char buf[65536];
-	size_t n;
+	uint8_t *png;
+	size_t len;
+	int r = ffdvb_decoder_screenshot_png(dec, &png, &len);
 
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	r = ffdvb_decoder_screenshot(dec, path);
-	if (r == 0 && !(f = fopen(path, "rb")))
-		r = -errno;
 	if (r == 0) {
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			fwrite(buf, 1, n, out);
-		fclose(f);
+		fwrite(png, 1, len, out);
+		free(png);
 	}
-	unlink(path);
 	return r;
 }
 

@@ -302,3 +302,8 @@ int ffdvb_decoder_screenshot(struct ffdvb_decoder *dec, const char *path)
 {
 	return dec->out ? ffdvb_output_screenshot(dec->out, path) : -ENODEV;
 }
+
+int ffdvb_decoder_screenshot_png(struct ffdvb_decoder *dec, uint8_t **png, size_t *len)
+{
+	return dec->out ? ffdvb_output_screenshot_png(dec->out, png, len) : -ENODEV;
+}

@@ -258,10 +258,9 @@ int ffdvb_output_osd_changed(struct ffdvb_output *o)
 	return changed;
 }
 
-int ffdvb_output_screenshot(struct ffdvb_output *o, const char *path)
+/* the picture on screen with its OSD, composed at the output's size as RGB24 (malloc'ed) */
+static int compose_screen(struct ffdvb_output *o, uint8_t **rgb, int *w_out, int *h_out)
 {
-	if (!o || !path)
-		return -EINVAL;
 	int ret = 0;
 	AVFrame *frame = NULL;
 	uint32_t *osd = NULL;
@@ -278,16 +277,43 @@ int ffdvb_output_screenshot(struct ffdvb_output *o, const char *path)
 	int w = o->out_w, h = o->out_h;
 	pthread_mutex_unlock(&o->lock);
 
-	uint8_t *rgb = NULL;
-	if (!ret && !(rgb = malloc((size_t)w * h * 3)))
+	*rgb = NULL;
+	if (!ret && !(*rgb = malloc((size_t)w * h * 3)))
 		ret = -ENOMEM;
 	if (!ret)
-		ret = compose_image(frame, &info, osd, w, h, AV_PIX_FMT_RGB24, rgb, w * 3);
+		ret = compose_image(frame, &info, osd, w, h, AV_PIX_FMT_RGB24, *rgb, w * 3);
+	if (ret) {
+		free(*rgb);
+		*rgb = NULL;
+	}
+	*w_out = w;
+	*h_out = h;
+	free(osd);
+	av_frame_free(&frame);
+	return ret;
+}
+
+int ffdvb_output_screenshot(struct ffdvb_output *o, const char *path)
+{
+	if (!o || !path)
+		return -EINVAL;
+	uint8_t *rgb;
+	int w, h, ret = compose_screen(o, &rgb, &w, &h);
 	if (!ret)
 		ret = png_write_rgb24(path, rgb, w * 3, w, h);
 	free(rgb);
-	free(osd);
-	av_frame_free(&frame);
+	return ret;
+}
+
+int ffdvb_output_screenshot_png(struct ffdvb_output *o, uint8_t **png, size_t *len)
+{
+	if (!o || !png || !len)
+		return -EINVAL;
+	uint8_t *rgb;
+	int w, h, ret = compose_screen(o, &rgb, &w, &h);
+	if (!ret)
+		ret = png_encode_rgb24(rgb, w * 3, w, h, png, len);
+	free(rgb);
 	return ret;
 }
 

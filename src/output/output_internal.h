@@ -92,13 +92,16 @@ static inline uint8_t compose_blend(unsigned v, unsigned o, unsigned a)
 
 /* ---- PNG (png.c) ------------------------------------------------------------------------ */
 
-/* atomic_file.c: writes path through path.tmp and a rename; fn writes the contents to f and
- * returns 0 or -errno. Returns 0 or -errno (nothing left behind on failure). */
+/* atomic_file.c: writes path through a new private file beside it and a rename (no link or
+ * FIFO at any name is followed); fn writes the contents to f and returns 0 or -errno. Returns
+ * 0 or -errno (nothing left behind on failure). */
 typedef int (*output_writer_fn)(FILE *f, const void *ctx);
 int output_write_atomic(const char *path, output_writer_fn fn, const void *ctx);
 
-/* Writes an RGB24 image as PNG to path (through path.tmp and a rename). 0 or -errno. */
+/* Writes an RGB24 image as PNG to path (output_write_atomic). 0 or -errno. */
 int png_write_rgb24(const char *path, const uint8_t *rgb, int stride, int w, int h);
+/* The same PNG in memory: *png (malloc'ed) of *len bytes. 0 or -errno. */
+int png_encode_rgb24(const uint8_t *rgb, int stride, int w, int h, uint8_t **png, size_t *len);
 
 /* ---- backends ---------------------------------------------------------------------------- */
 

@@ -67,3 +67,21 @@ free_pkt:
 	av_packet_free(&pkt);
 	return ret;
 }
+
+int png_encode_rgb24(const uint8_t *rgb, int stride, int w, int h, uint8_t **png, size_t *len)
+{
+	if (!rgb || !png || !len || w < 1 || h < 1 || stride < 3 * w)
+		return -EINVAL;
+	AVPacket *pkt = av_packet_alloc();
+	if (!pkt)
+		return -ENOMEM;
+	int ret = encode(rgb, stride, w, h, pkt);
+	if (!ret && !(*png = malloc((size_t)pkt->size)))
+		ret = -ENOMEM;
+	if (!ret) {
+		memcpy(*png, pkt->data, (size_t)pkt->size);
+		*len = (size_t)pkt->size;
+	}
+	av_packet_free(&pkt);
+	return ret;
+}

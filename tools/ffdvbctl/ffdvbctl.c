@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -55,20 +56,47 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
-/* with the caller's rights, whole or not at all */
-static int write_file(const char *path, const char *data, size_t len)
+/* A new file beside path, for commit_file(): created by mkstemp (never a link or FIFO someone
+ * planted, 0600 while written); tmp receives its name. NULL (errno set) on failure. */
+static FILE *new_file(const char *path, char *tmp, size_t size)
 {
-	char tmp[4096];
-	FILE *f;
+	if ((size_t)snprintf(tmp, size, "%s.XXXXXX", path) >= size) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	int fd = mkstemp(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fd >= 0 && !f) {
+		close(fd);
+		unlink(tmp);
+	}
+	return f;
+}
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "wb");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno));
+/* closes f and renames tmp to path (a link at path is replaced, not followed); 0 or 1 after
+ * a message */
+static int commit_file(FILE *f, int write_failed, const char *tmp, const char *path)
+{
+	int bad = write_failed || fflush(f) || fchmod(fileno(f), 0644);
+	if (fclose(f) || bad || rename(tmp, path)) {
+		fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno ? errno : EIO));
 		unlink(tmp);
 		return 1;
 	}
 	return 0;
+}
+
+/* with the caller's rights, whole or not at all */
+static int write_file(const char *path, const char *data, size_t len)
+{
+	char tmp[4096];
+	FILE *f = new_file(path, tmp, sizeof(tmp));
+
+	if (!f) {
+		fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return commit_file(f, fwrite(data, 1, len, f) != len, tmp, path);
 }
 
 /* One command, the whole answer (malloc'ed) and its length; NULL after a message on stderr
@@ -180,7 +208,7 @@ static int osd_dump(const struct sockaddr_un *sa, const char *dir)
 	int written = 0;
 
 	for (int win = 1; win <= 7; win++) {
-		char cmd[32], path[4096];
+		char cmd[32], path[4096], tmp[4096 + 8];
 		size_t len;
 		int w, h, x, y, visible, bpp, hdr = 0;
 		char *a;
@@ -198,9 +226,11 @@ static int osd_dump(const struct sockaddr_un *sa, const char *dir)
 			return 1;
 		}
 		snprintf(path, sizeof(path), "%s/window-%d.png", dir, win);
-		f = fopen(path, "wb");
-		if (!f || png_write_argb(f, (const uint32_t *)(a + hdr + 1), w, h) || fclose(f)) {
-			fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno));
+		f = new_file(path, tmp, sizeof(tmp));
+		if (!f || commit_file(f, png_write_argb(f, (const uint32_t *)(a + hdr + 1), w, h),
+				      tmp, path)) {
+			if (!f)
+				fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno));
 			free(a);
 			return 1;
 		}
