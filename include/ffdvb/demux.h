@@ -145,6 +145,10 @@ void ffdvb_repacker_reset(struct ffdvb_repacker *r);
 #define FFDVB_SWDEMUX_SECTION_MAX 4096                /* 3 + section_length, at most */
 #define FFDVB_SWDEMUX_MAX_PIDS 32                     /* PIDs of one PES filter (DMX_ADD_PID) */
 #define FFDVB_SWDEMUX_ALL_PIDS 0x2000                 /* dvb_demux: a feed on every packet */
+/* DMX_SET_BUFFER_SIZE's largest buffer: one client must not take the daemon's memory (256
+ * filters of a card x 32 MiB at most). dmxdev has no limit of its own; a size its vmalloc
+ * cannot give is ENOMEM, and so is one above this. VDR asks for 1-2 MiB. */
+#define FFDVB_DMX_BUFFER_MAX (32u << 20)
 
 struct ffdvb_swdemux;
 /* dmxdev's ring (the buffer behind a demux or dvr file): whole writes or -EOVERFLOW;
@@ -155,6 +159,8 @@ struct ffdvb_dmxbuf {
 	int error; /* -EOVERFLOW / -ETIMEDOUT, reported once by read */
 };
 
+/* a new empty buffer of size bytes: 0, or -ENOMEM (also above FFDVB_DMX_BUFFER_MAX), the old
+ * one kept */
 int ffdvb_dmxbuf_alloc(struct ffdvb_dmxbuf *b, size_t size);
 void ffdvb_dmxbuf_release(struct ffdvb_dmxbuf *b);
 void ffdvb_dmxbuf_flush(struct ffdvb_dmxbuf *b);

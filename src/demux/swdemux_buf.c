@@ -9,7 +9,7 @@
 
 int ffdvb_dmxbuf_alloc(struct ffdvb_dmxbuf *b, size_t size)
 {
-	uint8_t *d = malloc(size);
+	uint8_t *d = size <= FFDVB_DMX_BUFFER_MAX ? malloc(size) : NULL;
 
 	if (!d)
 		return -ENOMEM;

@@ -349,6 +349,9 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 	case DMX_SET_BUFFER_SIZE: {
 		size_t want = io->arg;
 
+		if (want > FFDVB_DMX_BUFFER_MAX)
+			return -ENOMEM; /* as our own ring would: not sent to the server either */
+
 		r = dvbv5_wire_dev_set_bufsize(w, rf->uid, (int)(io->arg > REMOTE_DEV_BUFSIZE ?
 							     io->arg : REMOTE_DEV_BUFSIZE));
 		r = remote_gone(rf, r);

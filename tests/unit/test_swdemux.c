@@ -125,6 +125,9 @@ static void start_rules(void)
 	CHECK_EQ(ffdvb_swdemux_set_buffer_size(o, FFDVB_SWDEMUX_FILTER_BUFFER), 0); /* no change */
 	CHECK_EQ(ffdvb_swdemux_read(o, b, sizeof(b)), 0);
 	CHECK_EQ(ffdvb_swdemux_set_buffer_size(o, 32768), 0);
+	/* a client's huge size is refused before anything is allocated (16 GiB was accepted) */
+	CHECK_EQ(ffdvb_swdemux_set_buffer_size(o, (size_t)16 << 30), -ENOMEM);
+	CHECK_EQ(ffdvb_swdemux_set_buffer_size(o, FFDVB_DMX_BUFFER_MAX + 1), -ENOMEM);
 	CHECK_EQ(ffdvb_swdemux_read(o, b, sizeof(b)), -EAGAIN);
 	CHECK_EQ(ffdvb_swdemux_set_pes(o, &p), 0);
 	CHECK_EQ(ffdvb_swdemux_start(o), 0);
