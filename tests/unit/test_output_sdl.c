@@ -5,8 +5,6 @@
  * without a KMS device, AUTO falling back to the headless sink. If SDL cannot start video
  * here at all, the test says so and is skipped (exit 77). */
 #include <glob.h>
-#include <link.h>
-#include <dlfcn.h>
 
 #include "check.h"
 #include "output_internal.h" /* sdl_read_back() */
@@ -45,28 +43,6 @@ static void test_refusals(void)
 	}
 }
 
-/* Sanitizer builds: Mesa's EGL and GL driver, which SDL's offscreen driver loads and unloads
- * again, keep memory referenced from their globals. Once they are unloaded LeakSanitizer
- * reports it from an "<unknown module>" that no suppression can name, so they are pinned
- * (RTLD_NOLOAD | RTLD_NODELETE on what is loaded): then nothing is reported. */
-#if defined(__SANITIZE_ADDRESS__)
-static int pin_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size, (void)arg;
-	const char *n = info->dlpi_name;
-	if (n && (strstr(n, "_dri.so") || strstr(n, "libEGL_mesa") || strstr(n, "libGLX_mesa")))
-		dlopen(n, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-	return 0;
-}
-#endif
-
-static void pin_gl_libraries(void)
-{
-#if defined(__SANITIZE_ADDRESS__)
-	dl_iterate_phdr(pin_one, NULL);
-#endif
-}
-
 /* a window output on SDL's video driver (offscreen: GL through EGL; dummy: SDL's software
  * renderer) with SDL's dummy sound driver, or NULL */
 static struct ffdvb_output *open_sdl(const char *driver, int audio)
@@ -76,7 +52,7 @@ static struct ffdvb_output *open_sdl(const char *driver, int audio)
 	struct ffdvb_output_config cfg = { .kind = FFDVB_OUTPUT_WINDOW, .audio = audio };
 	struct ffdvb_output *o = ffdvb_output_new(&cfg);
 	if (o) {
-		pin_gl_libraries();
+		test_pin_gl_libraries();
 		printf("SDL video driver %s, audio %d\n", driver, audio);
 	}
 	return o;
