@@ -3,8 +3,9 @@
 # usage: devices-host.sh BINDIR STREAMDIR
 # Host side of vm_devices: makes the streams and ffmpeg's decode of their picture, boots the VM
 # with a display (bochs-display), a sound card (Intel HDA whose output qemu writes to a WAV) and
-# a monitor socket, runs tests/vm/devices.sh in it while serving its screendump requests, then
-# judges the captures and the WAV (tests/vm/devices-judge.py). Exit status 0 when every check of
+# a monitor socket, runs tests/vm/devices.sh in it while serving its screendump requests, boots
+# it again with virtio-vga for the console outputs, then judges the captures and the WAV
+# (tests/vm/devices-judge.py). Exit status 0 when every check of
 # both sides passed; 77 if the VM cannot start.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,24 +40,32 @@ fi
 ffmpeg -hide_banner -loglevel error -nostdin -y -i "$s" -map 0:v -update 1 -pix_fmt rgb24 \
 	-f image2 -c:v ppm "$out/ref.ppm" || exit 1
 
-sock=$(mktemp -u "${TMPDIR:-/tmp}/ffdvb-mon.XXXXXX")
-judge screendumps "$sock" "$out" &
-server=$!
-VM_QEMU_ARGS="-device bochs-display -device intel-hda -device hda-output,audiodev=a0
- -audiodev wav,id=a0,path=$out/sound.wav,out.frequency=48000,out.channels=2
- -monitor unix:$sock,server=on,wait=off ${VM_QEMU_ARGS:-}" \
-	bash "$here/../../scripts/vm.sh" "/bin/sh $here/devices.sh $bin $streams"
+# boot QEMU_DEVICES PARTS: one VM with those devices and a monitor, devices.sh's PARTS in it
+boot() {
+	sock=$(mktemp -u "${TMPDIR:-/tmp}/ffdvb-mon.XXXXXX")
+	judge screendumps "$sock" "$out" &
+	server=$!
+	VM_ENV="DEVICES_PARTS ${VM_ENV:-}" DEVICES_PARTS=$2 \
+	VM_QEMU_ARGS="$1 -monitor unix:$sock,server=on,wait=off ${VM_QEMU_ARGS:-}" \
+		bash "$here/../../scripts/vm.sh" "/bin/sh $here/devices.sh $bin $streams"
+	_rc=$?
+	kill "$server" 2> /dev/null
+	wait "$server" 2> /dev/null
+	rm -f "$sock" "$out/.vm/rc"
+	return $_rc
+}
+boot "-device bochs-display -device intel-hda -device hda-output,audiodev=a0
+ -audiodev wav,id=a0,path=$out/sound.wav,out.frequency=48000,out.channels=2" "x11 console"
 rc=$?
-kill "$server" 2> /dev/null
-wait "$server" 2> /dev/null
-rm -f "$sock"
 [ "$rc" = 77 ] && exit 77
+boot "-device virtio-vga" virtio
+rc2=$?
 
 # the judgement from outside the daemon: captures against ffmpeg's decode, the WAV
 fails=0
-for name in window fullscreen kmsdrm drm; do
+for name in window fullscreen kmsdrm drm kmsdrm-virtio drm-virtio; do
 	case $name in
-	kmsdrm|drm) cap=$out/$name.ppm ;;
+	kmsdrm*|drm*) cap=$out/$name.ppm ;;
 	*) cap=$out/$name.ppm
 	   ffmpeg -hide_banner -loglevel error -nostdin -y -i "$out/$name.xwd" -pix_fmt rgb24 \
 		-f image2 -c:v ppm "$cap" 2> /dev/null ;;
@@ -72,5 +81,5 @@ for name in window fullscreen kmsdrm drm; do
 	judge picture "$name" "$cap" "$out/ref.ppm" "$out/$name-expected.ppm" || fails=$((fails + 1))
 done
 judge sound "$out/sound.wav" || fails=$((fails + 1))
-echo "devices-host.sh: guest exit status $rc, $fails judgements failed"
-[ "$rc" = 0 ] && [ "$fails" = 0 ]
+echo "devices-host.sh: guest exit status $rc (bochs) and $rc2 (virtio), $fails judgements failed"
+[ "$rc" = 0 ] && [ "$rc2" = 0 ] && [ "$fails" = 0 ]

@@ -155,8 +155,8 @@ def read_wav(path):
 
 
 def runs(rate, left, win_ms=20):
-    """the WAV as runs of sound: [start s, end s, rms, Hz, s of dropouts] of each (silences
-    under 300 ms inside a run are dropouts, longer ones end it)"""
+    """the WAV as runs of sound: [start s, end s, rms, Hz, [dropout windows' times]] of each
+    (silences under 300 ms inside a run are dropouts, longer ones end it)"""
     n = rate * win_ms // 1000
     wins = []
     for i in range(0, len(left) - n, n):
@@ -185,16 +185,32 @@ def runs(rate, left, win_ms=20):
         if c['end'] - c['start'] < 10:   # under 200 ms: a click, not a tone
             continue
         # the tone's frequency from the loud windows only: a merged dropout has no crossings
-        crossings, secs, dropouts = 0, 0, 0
+        crossings, secs, dropouts = 0, 0, []
         for k in range(c['start'], c['end']):
             if wins[k] > 100:
                 seg = left[k * n:(k + 1) * n + 1]
                 crossings += sum(1 for a, b in zip(seg, seg[1:]) if (a < 0) != (b < 0))
                 secs += n / rate
             else:
-                dropouts += win_ms / 1000
-        result.append([c['start'] * win_ms / 1000, c['end'] * win_ms / 1000, c['rms'],
-                       crossings / 2 / secs, dropouts])
+                dropouts.append(k * win_ms / 1000)
+        r = [c['start'] * win_ms / 1000, c['end'] * win_ms / 1000, c['rms'],
+             crossings / 2 / secs, dropouts]
+        last = result[-1] if result else None
+        # a window that straddles a short dropout starts a run of its own: the same tone at
+        # the same level under 300 ms later is the same run, the gap counted as a dropout
+        if (last and r[0] - last[1] < 0.3 and abs(r[2] - last[2]) < 0.15 * last[2]
+                and abs(r[3] - last[3]) < 0.05 * last[3]):
+            d0, d1 = last[1] - last[0], r[1] - r[0]
+            last[2] = (last[2] * d0 + r[2] * d1) / (d0 + d1)
+            last[3] = (last[3] * d0 + r[3] * d1) / (d0 + d1)
+            t = last[1]
+            while t < r[0] - 1e-9:
+                last[4].append(t)
+                t += win_ms / 1000
+            last[4] += r[4]
+            last[1] = r[1]
+        else:
+            result.append(r)
     return result
 
 
@@ -203,7 +219,7 @@ def sound(path):
     got = runs(rate, left)
     print('sound: %.1f s at %d Hz; runs (start, end, RMS, Hz, dropouts):' % (len(left) / rate, rate))
     for r in got:
-        print('  %.2f %.2f %.0f %.1f %.2f' % tuple(r))
+        print('  %.2f %.2f %.0f %.1f %.2f' % (r[0], r[1], r[2], r[3], len(r[4]) * 0.02))
     # expected, in order (devices.sh): ffdvb-play's 10 s of 1 kHz; devplay's 1 kHz muted after
     # 3 s for 2 s, then at mixer 128 of 255 after 2 s more; devplay's AC-3 at 440 Hz (5 s)
     if not check(len(got) >= 5, 'alsa: at least 5 runs of sound in qemu\'s WAV (%d)' % len(got)):
@@ -212,9 +228,15 @@ def sound(path):
     dur = lambda r: r[1] - r[0]
     check(abs(full[3] - 1000) < 10 and 8.5 <= dur(full) <= 11.5,
           'alsa: the stream\'s tone heard: %.1f Hz for %.2f s (1000 Hz, 10 s)' % (full[3], dur(full)))
-    # a dropout is heard: the sound's lead in the device must cover the slowest picture
-    print('figure alsa_dropouts %.2f s in %.2f s' % (full[4], dur(full)))
-    check(full[4] <= 0.1, 'alsa: no dropouts: %.2f s of silence inside the 10 s (<= 0.1)' % full[4])
+    # a dropout is heard: the sound's lead in the device must cover the slowest picture. The
+    # first and last half second are the stream's start and end (data, not the device). With
+    # the lead too short this TCG guest heard about 6 s of the 10 in 11 fragments; a busy
+    # host can still stall the whole guest for a few tens of ms, hence 0.2 s
+    inner = [t for t in full[4] if full[0] + 0.5 <= t < full[1] - 0.5]
+    print('figure alsa_dropouts %.2f s in %.2f s (%.2f s at the ends)'
+          % (len(inner) * 0.02, dur(full), (len(full[4]) - len(inner)) * 0.02))
+    check(len(inner) * 0.02 <= 0.2, 'alsa: no lasting dropouts: %.2f s of silence inside the 10 s'
+          ' (<= 0.2)' % (len(inner) * 0.02))
     check(first[2] > 300 and abs(first[2] - full[2]) < 0.15 * full[2],
           'alsa: loud (RMS %.0f, as before: %.0f)' % (first[2], full[2]))
     gap = after_mute[0] - first[1]

@@ -8,7 +8,8 @@
 # Intel HDA (snd-hda-intel); --output auto picks drm there. Each output plays the test stream with
 # ffdvb-play and an OSD message; the screen is captured outside the daemon: xwd from the X
 # server, qemu's monitor (screendump, asked of the host through the results share) for the
-# console. The sound is what qemu's HDA played into a WAV on the host. The host judges the
+# console; the console part runs again on virtio-vga (the virtio_gpu DRM driver) in a second
+# boot. The sound is what qemu's HDA played into a WAV on the host. The host judges the
 # captures and the WAV after the run (devices-host.sh); here: the daemon survives every output,
 # reports the output it was asked for, and the captures exist.
 set -u
@@ -65,7 +66,7 @@ screendump() {
 	wait_for "[ -e '$out/done-$1' ]" 300 && [ -s "$out/$1.ppm" ]
 }
 
-parts=${DEVICES_PARTS:-x11 console} # for development: one of them
+parts=${DEVICES_PARTS:-x11 console} # x11, console (bochs, with sound) or virtio
 # ---- X11: window and fullscreen on Xvfb (a 4:3 screen, 1024x768) --------------------------------
 case $parts in *x11*)
 # -noreset: the X server would reset whenever its last client (xwd, SDL's probe) leaves
@@ -87,27 +88,36 @@ wait "$xpid" 2> /dev/null
 unset DISPLAY
 ;; esac
 
-# ---- the console: KMSDRM on qemu's bochs-display, sound on qemu's Intel HDA --------------------
-modprobe bochs 2> /dev/null
+# ---- the console: KMSDRM and drm on qemu's virtual GPU, sound on qemu's Intel HDA ---------------
+case $parts in *virtio*) gpu=virtio; drv=virtio_gpu; sfx=-virtio ;; *) gpu=bochs; drv=bochs; sfx= ;; esac
+modprobe $drv 2> /dev/null
 wait_for '[ -c /dev/dri/card0 ]' 50
-check $? "kmsdrm: /dev/dri/card0 (bochs DRM driver)"
+check $? "$gpu: /dev/dri/card0 ($drv DRM driver)"
+case $parts in *console*|*virtio*) ;; *) finish ;; esac
+
+start_daemon kmsdrm --no-audio
+play_then "screendump kmsdrm$sfx"
+stop_daemon "$pid"
+
+# auto on a console whose GL would be Mesa's software renderer (no Mesa driver for bochs, no
+# 3D for virtio-gpu without virgl): drm
+start_daemon auto --no-audio
+[ "$shown" = drm ]
+check $? "auto: on $gpu (GL only in software) the console is driven by drm ($shown)"
+stop_daemon "$pid"
+
+if [ "$gpu" = virtio ]; then
+	start_daemon drm --no-audio
+	play_then "screendump drm$sfx"
+	stop_daemon "$pid"
+	finish
+fi
+
 modprobe snd-hda-intel 2> /dev/null
 wait_for '[ -c /dev/snd/pcmC0D0p ]' 100
 check $? "alsa: /dev/snd/pcmC0D0p (snd-hda-intel)"
-case $parts in *console*) ;; *) finish ;; esac
 amixer -q -c 0 sset Master 100% unmute > "$out/amixer.log" 2>&1
 check $? "alsa: Master 100%, unmuted ($(cat "$out/amixer.log"))"
-
-start_daemon kmsdrm --no-audio
-play_then "screendump kmsdrm"
-stop_daemon "$pid"
-
-# auto on a console whose GL would be Mesa's software renderer (no Mesa driver for bochs): drm
-start_daemon auto --no-audio
-[ "$shown" = drm ]
-check $? "auto: on bochs (GL only in software) the console is driven by drm ($shown)"
-stop_daemon "$pid"
-
 SDL_AUDIODRIVER=alsa start_daemon drm
 grep -q 'no sound device\|no SDL audio' "$log"
 [ $? != 0 ]
