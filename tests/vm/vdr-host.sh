@@ -52,7 +52,6 @@ make_recording() {
 }
 mkdir -p "$streams"
 make_recording "$streams/vdr-video" 20
-make_recording "$streams/vdr-video-long" 60
 # for the pacing check (vdr-pace.sh): 60 s at a fifth of the bit rate, about 250 TS packets/s,
 # which a TCG guest's CUSE round trips keep up with, so that the card, not the transport, paces
 make_recording "$streams/vdr-video-pace" 60 200

@@ -1,7 +1,8 @@
 #!/bin/sh
 # usage: vdr-trick.sh BINDIR STREAMDIR                  (inside the VM, as root: scripts/vm.sh)
 # VDR's trick modes on the emulated adapter (setup as vdr.sh, vdr-lib.sh), driven over SVDRP
-# on a 60 s recording, each judged by DMX_GET_STC (the PTS of the picture on screen) against
+# on the 15 min recording of vdr-speeds.sh (on the 60 s one, a slow guest's fast forward ran
+# to its end before the fast rewind, and VDR ended the replay there), each judged by DMX_GET_STC (the PTS of the picture on screen) against
 # the wall clock and by the calls VDR made (clients.md §2.6): fast forward (faster than real
 # time), fast rewind (backwards), slow motion (slower than real time), skip back 60 s (Green),
 # a still picture from the editing keys (Pause, 3: VIDEO_STILLPICTURE), Stop (pmNone).
@@ -13,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${VM_OUT:-$(mktemp -d)}
 syslog=$out/syslog.log
 log=$syslog
-video=$streams/vdr-video-long
+video=$streams/vdr-video-speeds-15min
 script_name=vdr-trick.sh
 . "$here/lib.sh"
 . "$here/vdr-lib.sh"
