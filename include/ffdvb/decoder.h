@@ -27,6 +27,8 @@ enum ffdvb_stream { FFDVB_STREAM_VIDEO, FFDVB_STREAM_AUDIO, FFDVB_STREAM_COUNT }
 struct ffdvb_decoder_config {
 	struct ffdvb_output_config output; /* created on the presenter thread */
 	int deinterlace;                   /* 1: bwdif on interlaced pictures (default), 0: off */
+	int audio_delay_ms;                /* lip-sync trim: > 0 the sound comes that much later
+					      than the picture, < 0 earlier */
 	/* called (from any decoder thread) when input room appears, a picture size changed, or the
 	   STC started/stopped moving; the card then looks with the functions below */
 	void (*wake)(void *ctx);
@@ -104,7 +106,11 @@ struct ffdvb_decoder_stats {
 	uint64_t video_frames_decoded, video_frames_shown, video_frames_dropped, video_repeats;
 	uint64_t audio_frames_decoded, audio_samples_played, audio_underruns;
 	uint64_t bad_pes, decode_errors, skipped_bytes, codec_changes, discontinuities;
-	int64_t av_offset_ms;   /* last measured (video PTS on screen) - (audio clock), 0 if n/a */
+	int64_t av_offset_ms;   /* last measured (video PTS on screen) - (audio clock), 0 if n/a:
+				   at the devices (the picture when it reaches the screen, the
+				   sound when it leaves the audio device), trim included */
+	/* what the devices add (ffdvb_output_latency), last seen */
+	uint64_t audio_device_ns, video_device_ns;
 	size_t video_queued, audio_queued; /* input bytes waiting in the decoder */
 	int idle;               /* nothing queued anywhere and everything presented */
 	/* OSD planes handed over (ffdvb_decoder_set_osd), the last one presented, and when (output

@@ -63,6 +63,8 @@ struct ffdvb_output_config {
 	int virtual_clock;      /* headless only: 1 = virtual clock (see above), 0 = real time */
 	int record;             /* headless only: keep the presentation log and the sound (tests) */
 	int audio;              /* 0: no sound device (sound is still timed and recorded) */
+	char audio_device[128]; /* "" = the default; an ALSA PCM name, or "sdl:NAME" for SDL's
+				   device NAME ("sdl:" = SDL's default) */
 };
 
 /* Creates the output on the calling thread. Returns NULL with errno set, and a message on
@@ -80,6 +82,18 @@ uint64_t ffdvb_output_now(struct ffdvb_output *o);
 /* Waits until the output's clock reaches t (returns at once if it has). A virtual clock jumps
  * to t. Also keeps the window alive (SDL event pump). */
 void ffdvb_output_wait_until(struct ffdvb_output *o, uint64_t t);
+
+/* What the devices add, smoothed over the last pictures and looks at the sound: the sound the
+ * audio device itself holds beyond what the output queued (ALSA: its delay; SDL: one period,
+ * assumed), and the time from a picture handed to ffdvb_output_show() to its reaching the
+ * screen (drm: the page flip's vblank time stamp from the kernel; SDL: until the present
+ * returned). The sound's part is already in ffdvb_output_audio_queued(); the presenter puts
+ * pictures up that much earlier. Both 0 for the headless sink. */
+struct ffdvb_output_latency {
+	uint64_t audio_ns;
+	uint64_t video_ns;
+};
+void ffdvb_output_latency(struct ffdvb_output *o, struct ffdvb_output_latency *l);
 
 /* ---- pictures ---------------------------------------------------------------------------- */
 

@@ -259,7 +259,8 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 			"\"audio_samples\":%llu,\"bad_pes\":%llu,\"decode_errors\":%llu,"
 			"\"skipped_bytes\":%llu,\"codec_changes\":%llu,\"discontinuities\":%llu,"
 			"\"av_offset_ms\":%lld,\"video_queued\":%zu,\"audio_queued\":%zu,\"idle\":%s,"
-			"\"osd_updates\":%u,\"osd_presented\":%u,\"osd_presented_ns\":%llu},",
+			"\"osd_updates\":%u,\"osd_presented\":%u,\"osd_presented_ns\":%llu,"
+			"\"audio_device_ms\":%.1f,\"video_device_ms\":%.1f},",
 			ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec,
 			s.audio_codec, s.width, s.height, (unsigned long long)s.video_frames_decoded,
 			(unsigned long long)s.video_frames_shown,
@@ -270,17 +271,19 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 			(unsigned long long)s.codec_changes, (unsigned long long)s.discontinuities,
 			(long long)s.av_offset_ms, s.video_queued, s.audio_queued,
 			s.idle ? "true" : "false", s.osd_updates, s.osd_presented,
-			(unsigned long long)s.osd_presented_ns);
+			(unsigned long long)s.osd_presented_ns, s.audio_device_ns / 1e6,
+			s.video_device_ns / 1e6);
 		return;
 	}
 	fprintf(out, "decoder (%s): video %s %dx%d, %llu decoded, %llu shown, %llu dropped; audio %s, "
-		"%llu decoded; %llu bad PES, %llu decode errors, A/V offset %lld ms\n",
+		"%llu decoded; %llu bad PES, %llu decode errors, A/V offset %lld ms; devices: "
+		"sound %.1f ms, picture %.1f ms\n",
 		ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec[0] ? s.video_codec : "-",
 		s.width, s.height, (unsigned long long)s.video_frames_decoded,
 		(unsigned long long)s.video_frames_shown, (unsigned long long)s.video_frames_dropped,
 		s.audio_codec[0] ? s.audio_codec : "-", (unsigned long long)s.audio_frames_decoded,
 		(unsigned long long)s.bad_pes, (unsigned long long)s.decode_errors,
-		(long long)s.av_offset_ms);
+		(long long)s.av_offset_ms, s.audio_device_ns / 1e6, s.video_device_ns / 1e6);
 }
 
 void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb)

@@ -112,9 +112,12 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 			.audio = a->audio,
 		},
 		.deinterlace = a->deinterlace,
+		.audio_delay_ms = a->audio_delay_ms,
 	};
 	char err[256] = "";
 
+	snprintf(dec_cfg.output.audio_device, sizeof(dec_cfg.output.audio_device), "%s",
+		 a->audio_device);
 	/* a spec the backend cannot understand was refused by the option parser already; missing
 	   hardware is the backend's to wait for */
 	ad->tuner = ffdvb_tuner_new(base, a->tuner, err, sizeof(err));

@@ -42,6 +42,10 @@ void ffdvbd_usage(FILE *out)
 		"      --size WxH           window or headless picture size (default 720x576)\n"
 		"      --no-deinterlace     show interlaced pictures as they are (default: bwdif)\n"
 		"      --no-audio           no sound device (sound is still timed)\n"
+		"      --audio-device NAME  the sound device: an ALSA PCM (default: ALSA's default,\n"
+		"                           else SDL's), or sdl:NAME for SDL's device NAME\n"
+		"      --audio-delay MS     lip-sync trim, -%d..%d: the sound comes MS later than the\n"
+		"                           picture (earlier when negative; default 0)\n"
 		"      --record DIR         headless: log every picture and sound chunk presented and\n"
 		"                           write DIR/pictures.log and DIR/sound.s16 at exit and on\n"
 		"                           the control command 'record'\n"
@@ -57,7 +61,8 @@ void ffdvbd_usage(FILE *out)
 		"      --control-dir DIR    folder of the control sockets (default %s)\n"
 		"  -h, --help               this text\n"
 		"  -V, --version            version\n",
-		FFDVBD_DEFAULT_CONFIG, FFDVB_DEFAULT_DRAIN_RATE, FFDVB_DEFAULT_OSD_MEMSIZE,
+		FFDVBD_DEFAULT_CONFIG, FFDVBD_AUDIO_DELAY_MAX, FFDVBD_AUDIO_DELAY_MAX,
+		FFDVB_DEFAULT_DRAIN_RATE, FFDVB_DEFAULT_OSD_MEMSIZE,
 		FFDVBD_DEFAULT_CONTROL_DIR);
 }
 
@@ -110,7 +115,8 @@ static int keep(struct cli *c, int daemon, const char *opt, const char *key, con
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
 	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_NOAUDIO, OPT_RECORD,
-	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK, OPT_TUNER };
+	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK, OPT_TUNER,
+	       OPT_AUDIODEV, OPT_AUDIODELAY };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "check-config", no_argument, NULL, OPT_CHECK },
@@ -130,6 +136,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "no-deinterlace", no_argument, NULL, OPT_NODEINT },
 		{ "no-audio", no_argument, NULL, OPT_NOAUDIO },
+		{ "audio-device", required_argument, NULL, OPT_AUDIODEV },
+		{ "audio-delay", required_argument, NULL, OPT_AUDIODELAY },
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "no-decode", no_argument, NULL, OPT_NODECODE },
 		{ "tuner", required_argument, NULL, OPT_TUNER },
@@ -171,6 +179,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		case OPT_OSDMEM: r = keep(c, 0, "--osd-memsize", "osd-memsize", optarg); break;
 		case OPT_NODEINT: r = keep(c, 0, "--no-deinterlace", "deinterlace", "no"); break;
 		case OPT_NOAUDIO: r = keep(c, 0, "--no-audio", "audio", "no"); break;
+		case OPT_AUDIODEV: r = keep(c, 0, "--audio-device", "audio-device", optarg); break;
+		case OPT_AUDIODELAY: r = keep(c, 0, "--audio-delay", "audio-delay", optarg); break;
 		case OPT_NODECODE: r = keep(c, 0, "--no-decode", "decode", "no"); break;
 		case OPT_TUNER: r = keep(c, 0, "--tuner", "tuner", optarg); break;
 		case OPT_RUNAS: r = keep(c, 1, "--run-as", "user", optarg); break;
@@ -345,6 +355,10 @@ void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
 		fprintf(out, "; deinterlace %s; audio %s; osd-memsize %u; control %s",
 			a->deinterlace ? "yes" : "no", a->audio ? "yes" : "no",
 			a->osd_memsize ? a->osd_memsize : FFDVB_DEFAULT_OSD_MEMSIZE, a->control);
+		if (a->audio_device[0])
+			fprintf(out, "; audio-device %s", a->audio_device);
+		if (a->audio_delay_ms)
+			fprintf(out, "; audio-delay %d ms", a->audio_delay_ms);
 		fprintf(out, "; tuner %s", a->tuner);
 		if (a->record[0])
 			fprintf(out, "; record %s", a->record);

@@ -9,6 +9,7 @@
 
 #define FFDVBD_MAX_ADAPTERS 16 /* emulated adapters one daemon serves */
 #define FFDVBD_MAX_ADAPTER 255 /* highest N of /dev/dvb/adapterN */
+#define FFDVBD_AUDIO_DELAY_MAX 1000 /* ms of lip-sync trim either way */
 #ifndef FFDVBD_DEFAULT_CONFIG
 #define FFDVBD_DEFAULT_CONFIG "/etc/ffdvb/ffdvbd.conf"
 #endif
@@ -29,6 +30,8 @@ struct ffdvbd_adapter_options {
 	int width, height;      /* window / headless picture size (0 = default) */
 	int deinterlace;        /* 1 unless --no-deinterlace */
 	int audio;              /* 1 unless --no-audio */
+	char audio_device[128]; /* --audio-device: ALSA PCM or sdl:NAME, "" = default */
+	int audio_delay_ms;     /* --audio-delay: lip-sync trim, sound later when > 0 */
 	char record[256];       /* headless presentation log + sound written there */
 	char tuner[256];        /* what stands behind frontend0/demux0/dvr0 (ffdvb/tuner.h):
 				   "none", "file:CHANNELS", "dvb:A[.F]", "remote:HOST:PORT" */

@@ -158,6 +158,22 @@ int ffdvbd_set_adapter_key(struct ffdvbd_adapter_options *a, const char *key, co
 		return set_bool(&a->deinterlace, value, why, whylen);
 	} else if (!strcmp(key, "audio")) {
 		return set_bool(&a->audio, value, why, whylen);
+	} else if (!strcmp(key, "audio-device")) {
+		/* handed to libasound or SDL as it is: a name, not a path */
+		if (!*value || strlen(value) >= sizeof(a->audio_device))
+			return BAD("empty or longer than %zu bytes", sizeof(a->audio_device) - 1);
+		snprintf(a->audio_device, sizeof(a->audio_device), "%s", value);
+	} else if (!strcmp(key, "audio-delay")) {
+		char *end;
+		long ms;
+
+		errno = 0;
+		ms = strtol(value, &end, 10);
+		if (!*value || *end || errno || ms < -FFDVBD_AUDIO_DELAY_MAX ||
+		    ms > FFDVBD_AUDIO_DELAY_MAX)
+			return BAD("expected milliseconds, -%d..%d", FFDVBD_AUDIO_DELAY_MAX,
+				   FFDVBD_AUDIO_DELAY_MAX);
+		a->audio_delay_ms = (int)ms;
 	} else if (!strcmp(key, "decode")) {
 		int decode = !a->no_decode, r = set_bool(&decode, value, why, whylen);
 

@@ -10,8 +10,8 @@
 /* Defaults of one adapter (group not resolved yet: see ffdvbd_adapter_finish). */
 void ffdvbd_adapter_defaults(struct ffdvbd_adapter_options *a, int adapter);
 
-/* Sets an [adapterN] key (owner, group, mode, output, size, deinterlace, audio, decode,
- * record, drain-rate, osd-memsize, control, tuner). Returns 0; -1 for an unknown key; -2 for a bad
+/* Sets an [adapterN] key (owner, group, mode, output, size, deinterlace, audio,
+ * audio-device, audio-delay, decode, record, drain-rate, osd-memsize, control, tuner). Returns 0; -1 for an unknown key; -2 for a bad
  * value, with the expectation in why ("expected an octal mode like 0660"). */
 int ffdvbd_set_adapter_key(struct ffdvbd_adapter_options *a, const char *key, const char *value,
 			   char *why, size_t whylen);

@@ -50,6 +50,9 @@ struct pres {
 	int audio_paused;
 	int adaptive;              /* a real device: the sound's lead follows the picture's cost */
 	uint64_t present_ns;       /* the slowest recent picture put up (decays) */
+	int64_t ahead;             /* pictures go up this much before their time (90 kHz): the
+				      display's latency and the lip-sync trim */
+	int64_t display_ticks;     /* the display's part */
 	int16_t *mixbuf;
 	size_t mixcap;
 
@@ -233,10 +236,10 @@ static uint64_t video_play(struct pres *p, uint64_t now, int64_t clock)
 		}
 		if (!p->clock_valid)
 			return now + STEP_NS;
-		if (head->tl > clock)
-			return now + ns_of_ticks(head->tl - clock);
+		if (head->tl > clock + p->ahead)
+			return now + ns_of_ticks(head->tl - clock - p->ahead);
 		/* a later picture is due too (one of the same time is a copy: see below) */
-		if (head->next && head->next->tl <= clock && head->next->tl != head->tl) {
+		if (head->next && head->next->tl <= clock + p->ahead && head->next->tl != head->tl) {
 			drop(p, pop(s));
 			continue;
 		}
@@ -247,8 +250,8 @@ static uint64_t video_play(struct pres *p, uint64_t now, int64_t clock)
 			drop(p, pop(s));
 			continue;
 		}
-		if (p->audio_master)
-			p->dec->stats.av_offset_ms = (head->tl - clock) / 90;
+		if (p->audio_master) /* when it reaches the screen, against the sound heard then */
+			p->dec->stats.av_offset_ms = (head->tl - clock - p->display_ticks) / 90;
 		p->played_tl = head->tl;
 		p->played_valid = 1;
 		show(p, pop(s), now);
@@ -522,12 +525,27 @@ static void timed_wait(struct ffdvb_decoder *dec, uint64_t ns)
 	pthread_cond_timedwait(&dec->cond_pres, &dec->lock, &ts);
 }
 
+/* what the devices add: the sound's part is in the audio clock already (the output counts
+ * what the device holds as queued); the display's is made up by putting pictures up early */
+static void device_latency(struct pres *p)
+{
+	struct ffdvb_output_latency lat;
+
+	ffdvb_output_latency(p->out, &lat);
+	p->dec->stats.audio_device_ns = lat.audio_ns;
+	p->dec->stats.video_device_ns = lat.video_ns;
+	p->display_ticks = (int64_t)(lat.video_ns * 9 / 100000);
+	p->ahead = p->display_ticks + (int64_t)p->dec->cfg.audio_delay_ms * 90;
+}
+
 static void turn(struct pres *p)
 {
 	struct ffdvb_decoder *dec = p->dec;
 	uint64_t now = ffdvb_output_now(p->out), next = now + STEP_NS;
 	int video_on, video_moving, audio_on, trick;
 	int64_t clock = 0;
+
+	device_latency(p);
 
 	apply_serials(p);
 	apply_state(p, now);

@@ -41,6 +41,9 @@ struct drm_out {
 	int back;               /* the buffer drawn next */
 	int flips;              /* 1: page flips work, 0: set the CRTC for each picture */
 	int flip_pending;
+	int monotonic_stamps;   /* the kernel stamps flips on CLOCK_MONOTONIC (DRM_CAP) */
+	uint64_t flip_asked_ns; /* when the picture now flipping was handed over */
+	uint64_t latency_ns;    /* from handed over to the flip's vblank, smoothed */
 
 	uint8_t *scratch;       /* the next screen, composed in memory (reads from VRAM are slow) */
 	int scratch_stride;
@@ -63,10 +66,20 @@ static void drm_wait_until(struct ffdvb_output *o, uint64_t t)
 	output_sleep_until(t, 0);
 }
 
+static void note_latency(struct drm_out *d, uint64_t took)
+{
+	d->latency_ns = d->latency_ns ? d->latency_ns + took / 8 - d->latency_ns / 8 : took;
+}
+
+/* the flip's vblank: the picture reached the screen then */
 static void flip_done(int fd, unsigned int seq, unsigned int sec, unsigned int usec, void *data)
 {
-	(void)fd, (void)seq, (void)sec, (void)usec;
-	*(int *)data = 0;
+	struct drm_out *d = data;
+	uint64_t at = d->monotonic_stamps ? sec * NS_PER_S + usec * 1000ull : output_monotonic_ns();
+
+	(void)fd, (void)seq;
+	note_latency(d, at > d->flip_asked_ns ? at - d->flip_asked_ns : 0);
+	d->flip_pending = 0;
 }
 
 static void wait_flip(struct drm_out *d)
@@ -180,6 +193,7 @@ static int draw_picture(struct ffdvb_output *o, struct drm_out *d)
 static int drm_present(struct ffdvb_output *o)
 {
 	struct drm_out *d = o->priv;
+	uint64_t asked = output_monotonic_ns();
 	int ret = draw_picture(o, d);
 	int osd_ret = scale_osd(o, d);
 	if (d->osd_on)
@@ -191,14 +205,16 @@ static int drm_present(struct ffdvb_output *o)
 		       (size_t)d->mode.hdisplay * 4);
 	if (d->flips) {
 		d->flip_pending = 1;
-		if (drmModePageFlip(d->fd, d->crtc, b->fb, DRM_MODE_PAGE_FLIP_EVENT,
-				    &d->flip_pending)) {
+		d->flip_asked_ns = asked;
+		if (drmModePageFlip(d->fd, d->crtc, b->fb, DRM_MODE_PAGE_FLIP_EVENT, d)) {
 			d->flip_pending = 0;
 			d->flips = 0; /* the driver cannot: set the CRTC from now on */
 		}
 	}
 	if (!d->flips && drmModeSetCrtc(d->fd, d->crtc, b->fb, 0, 0, &d->conn, 1, &d->mode))
 		ret = ret ? ret : -errno;
+	else if (!d->flips) /* the picture is up when the call returns */
+		note_latency(d, output_monotonic_ns() - asked);
 	d->back ^= 1;
 	return ret ? ret : osd_ret;
 }
@@ -266,6 +282,11 @@ static void drm_destroy(struct ffdvb_output *o)
 	o->priv = NULL;
 }
 
+static uint64_t drm_latency(struct ffdvb_output *o)
+{
+	return ((struct drm_out *)o->priv)->latency_ns;
+}
+
 static const struct output_backend drm_backend = {
 	.name = "drm",
 	.destroy = drm_destroy,
@@ -276,6 +297,8 @@ static const struct output_backend drm_backend = {
 	.audio_queued = sdl_audio_queued,
 	.audio_pause = sdl_audio_pause,
 	.audio_clear = sdl_audio_clear,
+	.audio_device_ns = sdl_audio_device_ns,
+	.video_latency_ns = drm_latency,
 };
 
 /* the mode: the configured size if the connector has it, else its preferred one */
@@ -387,6 +410,8 @@ int drm_open(struct ffdvb_output *o)
 	}
 	d->back = 1;
 	d->flips = 1;
+	uint64_t mono = 0;
+	d->monotonic_stamps = !drmGetCap(d->fd, DRM_CAP_TIMESTAMP_MONOTONIC, &mono) && mono;
 	pthread_mutex_lock(&o->lock);
 	o->out_w = w; /* screenshots at the size on screen */
 	o->out_h = h;

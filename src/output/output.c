@@ -223,6 +223,17 @@ int ffdvb_output_show(struct ffdvb_output *o, const AVFrame *frame,
 	return present(o);
 }
 
+void ffdvb_output_latency(struct ffdvb_output *o, struct ffdvb_output_latency *l)
+{
+	*l = (struct ffdvb_output_latency){ 0 };
+	if (!o)
+		return;
+	if (o->backend->audio_device_ns)
+		l->audio_ns = o->backend->audio_device_ns(o);
+	if (o->backend->video_latency_ns)
+		l->video_ns = o->backend->video_latency_ns(o);
+}
+
 int ffdvb_output_refresh(struct ffdvb_output *o)
 {
 	return o ? present(o) : -EINVAL;

@@ -116,6 +116,9 @@ struct output_backend {
 	uint64_t (*audio_queued)(struct ffdvb_output *o);
 	void (*audio_pause)(struct ffdvb_output *o, int pause);
 	void (*audio_clear)(struct ffdvb_output *o);
+	/* optional (NULL: 0): see ffdvb_output_latency() */
+	uint64_t (*audio_device_ns)(struct ffdvb_output *o);
+	uint64_t (*video_latency_ns)(struct ffdvb_output *o);
 };
 
 struct ffdvb_output {

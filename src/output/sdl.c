@@ -214,6 +214,7 @@ int sdl_read_back(struct ffdvb_output *o, uint8_t *rgb, int stride, int w, int h
 static int sdl_present(struct ffdvb_output *o)
 {
 	struct sdl_out *s = o->priv;
+	uint64_t t0 = output_monotonic_ns();
 	int ret = 0;
 	if (s->pic_gen != o->frame_gen) {
 		s->pic_gen = o->frame_gen;
@@ -225,6 +226,10 @@ static int sdl_present(struct ffdvb_output *o)
 	}
 	int osd_ret = upload_osd(o, s);
 	int draw_ret = draw(o, 1);
+	uint64_t took = output_monotonic_ns() - t0;
+
+	/* the picture is up once the present returned (vsync makes it wait for the flip) */
+	s->latency_ns = s->latency_ns ? s->latency_ns + took / 8 - s->latency_ns / 8 : took;
 	pump_events(o);
 	return ret ? ret : osd_ret ? osd_ret : draw_ret;
 }
@@ -252,6 +257,11 @@ static void sdl_destroy(struct ffdvb_output *o)
 	o->priv = NULL;
 }
 
+static uint64_t sdl_latency(struct ffdvb_output *o)
+{
+	return ((struct sdl_out *)o->priv)->latency_ns;
+}
+
 static const struct output_backend sdl_backend = {
 	.name = "window",
 	.destroy = sdl_destroy,
@@ -261,19 +271,22 @@ static const struct output_backend sdl_backend = {
 	.audio_queue = sdl_audio_queue,
 	.audio_queued = sdl_audio_queued,
 	.audio_pause = sdl_audio_pause,
-	.audio_clear = sdl_audio_clear,
+	.audio_clear = sdl_audio_clear, .audio_device_ns = sdl_audio_device_ns,
+	.video_latency_ns = sdl_latency,
 };
 static const struct output_backend sdl_fullscreen_backend = {
 	.name = "fullscreen", .destroy = sdl_destroy, .now = sdl_now,
 	.wait_until = sdl_wait_until, .present = sdl_present, .audio_queue = sdl_audio_queue,
 	.audio_queued = sdl_audio_queued, .audio_pause = sdl_audio_pause,
-	.audio_clear = sdl_audio_clear,
+	.audio_clear = sdl_audio_clear, .audio_device_ns = sdl_audio_device_ns,
+	.video_latency_ns = sdl_latency,
 };
 static const struct output_backend sdl_kmsdrm_backend = {
 	.name = "kmsdrm", .destroy = sdl_destroy, .now = sdl_now,
 	.wait_until = sdl_wait_until, .present = sdl_present, .audio_queue = sdl_audio_queue,
 	.audio_queued = sdl_audio_queued, .audio_pause = sdl_audio_pause,
-	.audio_clear = sdl_audio_clear,
+	.audio_clear = sdl_audio_clear, .audio_device_ns = sdl_audio_device_ns,
+	.video_latency_ns = sdl_latency,
 };
 
 /* SDL's video, refusing the drivers that show nothing unless the user asked for them

@@ -1,20 +1,53 @@
-/* SDL sound: a push-mode device (SDL_QueueAudio) in the one format the output takes, so that
- * SDL converts if the hardware wants another. Without a device (cfg.audio 0, none to open),
- * the virtual device of vaudio.c keeps the sound timed on the monotonic clock. Both backends
- * with real devices (sdl.c, drm.c) use it: their state starts with a struct sdl_audio. */
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sound of the backends with real devices (sdl.c, drm.c: their state starts with a struct
+ * sdl_audio): ALSA (alsa_audio.c), which knows the device's own delay, unless the device name
+ * says "sdl:NAME" or SDL_AUDIODRIVER chooses an SDL driver; SDL's push-mode device
+ * (SDL_QueueAudio) where ALSA has no default device (a desktop with another sound server).
+ * Without a device (cfg.audio 0, none to open), the virtual device of vaudio.c keeps the sound
+ * timed on the monotonic clock. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "alsa_audio.h"
 #include "sdl_internal.h"
 
 /* samples per device period: ~21 ms, the latency SDL adds beyond its queue */
 #define DEVICE_PERIOD 1024
+
+/* ALSA when it should be tried: 1 opened, 0 not tried or failed where SDL may do better,
+ * -1 failed on a device the user named (no other device is tried for it) */
+static int open_alsa(struct ffdvb_output *o, struct sdl_audio *a)
+{
+	const char *name = o->cfg.audio_device;
+	char why[128] = "";
+
+	if (!strncmp(name, "sdl:", 4) || (!name[0] && getenv("SDL_AUDIODRIVER")))
+		return 0;
+	if (alsa_audio_open(&a->alsa, name[0] ? name : "default", why, sizeof(why)) == 0) {
+		fprintf(stderr, "ffdvb output: sound on ALSA device %s\n", name[0] ? name : "default");
+		return 1;
+	}
+	if (!name[0])
+		return 0;
+	fprintf(stderr, "ffdvb output: no sound device (ALSA %s: %s): sound is timed, not heard\n",
+		name, why);
+	return -1;
+}
 
 int sdl_audio_open(struct ffdvb_output *o, struct sdl_audio *a)
 {
 	vaudio_init(&a->virt, output_monotonic_ns());
 	if (!o->cfg.audio)
 		return 0;
+	int alsa = open_alsa(o, a);
+
+	if (alsa)
+		return 0;
+	const char *sdl_name = !strncmp(o->cfg.audio_device, "sdl:", 4) && o->cfg.audio_device[4]
+				       ? o->cfg.audio_device + 4 : NULL;
+
 	if (SDL_InitSubSystem(SDL_INIT_AUDIO)) {
 		fprintf(stderr, "ffdvb output: no SDL audio (%s): sound is timed, not heard\n",
 			SDL_GetError());
@@ -24,7 +57,7 @@ int sdl_audio_open(struct ffdvb_output *o, struct sdl_audio *a)
 		.freq = FFDVB_AUDIO_RATE, .format = AUDIO_S16SYS,
 		.channels = FFDVB_AUDIO_CHANNELS, .samples = DEVICE_PERIOD,
 	}, have;
-	a->dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0);
+	a->dev = SDL_OpenAudioDevice(sdl_name, 0, &want, &have, 0);
 	if (!a->dev) {
 		fprintf(stderr, "ffdvb output: no sound device (%s): sound is timed, not heard\n",
 			SDL_GetError());
@@ -38,6 +71,8 @@ int sdl_audio_open(struct ffdvb_output *o, struct sdl_audio *a)
 
 void sdl_audio_close(struct sdl_audio *a)
 {
+	alsa_audio_close(a->alsa);
+	a->alsa = NULL;
 	if (!a->dev)
 		return;
 	SDL_CloseAudioDevice(a->dev);
@@ -48,6 +83,8 @@ void sdl_audio_close(struct sdl_audio *a)
 int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb)
 {
 	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
+	if (a->alsa)
+		return alsa_audio_queue(a->alsa, samples, nb);
 	if (!a->dev) {
 		vaudio_queue(&a->virt, output_monotonic_ns(), nb);
 		return 0;
@@ -64,18 +101,30 @@ int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb)
 uint64_t sdl_audio_queued(struct ffdvb_output *o)
 {
 	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
+	if (a->alsa)
+		return alsa_audio_queued(a->alsa, &a->device_frames);
 	if (!a->dev)
 		return vaudio_queued(&a->virt, output_monotonic_ns());
 	uint64_t q = SDL_GetQueuedAudioSize(a->dev) / FFDVB_AUDIO_FRAME_BYTES;
 	/* SDL's queue does not count the period the device is playing: assume one, as long as
 	 * something is queued (ffplay's callback makes the same kind of assumption) */
+	a->device_frames = q ? (uint64_t)a->period : 0;
 	return q ? q + (uint64_t)a->period : 0;
+}
+
+uint64_t sdl_audio_device_ns(struct ffdvb_output *o)
+{
+	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
+
+	return vaudio_ns(a->device_frames);
 }
 
 void sdl_audio_pause(struct ffdvb_output *o, int pause)
 {
 	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
-	if (a->dev)
+	if (a->alsa)
+		alsa_audio_pause(a->alsa, pause);
+	else if (a->dev)
 		SDL_PauseAudioDevice(a->dev, pause);
 	else
 		vaudio_pause(&a->virt, output_monotonic_ns(), pause);
@@ -84,7 +133,9 @@ void sdl_audio_pause(struct ffdvb_output *o, int pause)
 void sdl_audio_clear(struct ffdvb_output *o)
 {
 	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
-	if (a->dev)
+	if (a->alsa)
+		alsa_audio_clear(a->alsa);
+	else if (a->dev)
 		SDL_ClearQueuedAudio(a->dev);
 	else
 		vaudio_clear(&a->virt, output_monotonic_ns());

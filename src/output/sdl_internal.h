@@ -7,8 +7,12 @@
 
 #include "output_internal.h"
 
+struct alsa_audio;
+
 struct sdl_audio {
-	SDL_AudioDeviceID dev;  /* 0: no device, the virtual one times the sound */
+	struct alsa_audio *alsa; /* the ALSA device, or NULL: */
+	SDL_AudioDeviceID dev;  /* the SDL device, or 0: the virtual one times the sound */
+	uint64_t device_frames; /* what the device held at the last look (beyond the queue) */
 	int period;             /* samples the device holds beyond SDL's queue */
 	struct vaudio virt;
 };
@@ -36,6 +40,7 @@ struct sdl_out {
 	int osd_on;
 
 	int quit_noted;
+	uint64_t latency_ns;    /* a present's duration, smoothed */
 };
 
 /* o->priv must start with the struct sdl_audio a */
@@ -45,5 +50,7 @@ int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb);
 uint64_t sdl_audio_queued(struct ffdvb_output *o);
 void sdl_audio_pause(struct ffdvb_output *o, int pause);
 void sdl_audio_clear(struct ffdvb_output *o);
+/* the sound the device itself held at the last sdl_audio_queued(), in ns */
+uint64_t sdl_audio_device_ns(struct ffdvb_output *o);
 
 #endif

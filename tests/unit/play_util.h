@@ -63,12 +63,15 @@ static inline int player_ioctl(struct player *p, void *f, unsigned int cmd, unsi
 }
 
 /* video0 and audio0 open for writing, both playing from memory with A/V sync on, as VDR's
- * pmAudioVideo does. clock: 1 = the headless sink's virtual clock, 0 = real time. */
-static inline void player_open(struct player *p, int virtual_clock, int deinterlace)
+ * pmAudioVideo does. clock: 1 = the headless sink's virtual clock, 0 = real time.
+ * audio_delay_ms: the lip-sync trim (--audio-delay). */
+static inline void player_open_trim(struct player *p, int virtual_clock, int deinterlace,
+				    int audio_delay_ms)
 {
 	struct ffdvb_decoder_config dc = {
 		.output = { .kind = FFDVB_OUTPUT_NONE, .virtual_clock = virtual_clock, .record = 1 },
 		.deinterlace = deinterlace,
+		.audio_delay_ms = audio_delay_ms,
 	};
 	struct ffdvb_card_config cfg = { .decoder = &dc };
 
@@ -95,6 +98,11 @@ static inline void player_open(struct player *p, int virtual_clock, int deinterl
 	player_ioctl(p, p->af, FFDVB_AUDIO_PLAY, 0, NULL);
 	player_ioctl(p, p->vf, FFDVB_VIDEO_SELECT_SOURCE, FFDVB_VIDEO_SOURCE_MEMORY, NULL);
 	player_ioctl(p, p->vf, FFDVB_VIDEO_PLAY, 0, NULL);
+}
+
+static inline void player_open(struct player *p, int virtual_clock, int deinterlace)
+{
+	player_open_trim(p, virtual_clock, deinterlace, 0);
 }
 
 static inline void player_close(struct player *p)

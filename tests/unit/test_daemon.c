@@ -60,7 +60,19 @@ static void options(void)
 			       !a->deinterlace && a->width == 320 && a->height == 240 &&
 			       a->output == FFDVB_OUTPUT_NONE);
 
+	CHECK_LABELLED("default sound device and no trim",
+		       parse(&o, NULL) == 0 && !a->audio_device[0] && a->audio_delay_ms == 0);
+	CHECK_LABELLED("--audio-device --audio-delay",
+		       parse(&o, "--audio-device", "plughw:CARD=PCH,DEV=3", "--audio-delay", "-40",
+			     NULL) == 0 && !strcmp(a->audio_device, "plughw:CARD=PCH,DEV=3") &&
+			       a->audio_delay_ms == -40);
+	CHECK_LABELLED("--audio-delay 1000 (the limit)",
+		       parse(&o, "--audio-delay", "1000", NULL) == 0 && a->audio_delay_ms == 1000);
+
 	/* usage errors print to stderr and ask for exit 2 */
+	CHECK_LABELLED("--audio-delay 1001", parse(&o, "--audio-delay", "1001", NULL) == -1);
+	CHECK_LABELLED("--audio-delay 12ms", parse(&o, "--audio-delay", "12ms", NULL) == -1);
+	CHECK_LABELLED("--audio-device empty", parse(&o, "--audio-device", "", NULL) == -1);
 	CHECK_LABELLED("bad mode", parse(&o, "--mode", "999", NULL) == -1);
 	CHECK_LABELLED("bad adapter", parse(&o, "--adapter", "-1", NULL) == -1);
 	CHECK_LABELLED("adapter 256", parse(&o, "--adapter", "256", NULL) == -1);

@@ -3,7 +3,8 @@
  * picture was shown and when each sound sample is heard; every flash must be shown within
  * 20 ms of its tone's first sample. Checked in plain play, after FREEZE/CONTINUE (VDR's pause),
  * after CLEAR_BUFFER followed by new data (VDR's jump), across a PTS discontinuity in the stream
- * (no clear: MPlayer's seek), and on the real-time clock for a shorter stretch. */
+ * (no clear: MPlayer's seek), and on the real-time clock for a shorter stretch. With a lip-sync
+ * trim (--audio-delay 120), every tone comes 120 ms after its flash instead. */
 #include <math.h>
 
 #include "play_util.h"
@@ -198,6 +199,24 @@ int main(void)
 		player_close(&p);
 		free(jts);
 	}
+
+	printf("-- lip-sync trim: the sound 120 ms later than the picture, 15 s\n");
+	player_open_trim(&p, 1, 0, 120);
+	CHECK_EQ(player_write_ts(&p, ts, len / 4 / 188 * 188), 0);
+	CHECK_EQ(player_end_ts(&p), 0);
+	CHECK_EQ(player_wait_idle(&p, 120000), 0);
+	{
+		struct result r = measure(&p, flash, 0);
+
+		printf("   trim 120 ms: %ld flash/tone pairs, skew farthest from 0 %+.1f ms\n",
+		       r.pairs, r.worst_ms);
+		/* every pair is 120 ms +- MAX_SKEW_MS apart, the flash first: the farthest one
+		   within -140 ms, and had any been near 0 it would stand out as no shift at all */
+		CHECK_LABELLED("trim 120 ms: flashes come 120 ms before their tones",
+			       r.pairs >= 13 && r.worst_ms <= -120 + MAX_SKEW_MS &&
+				       r.worst_ms >= -120 - MAX_SKEW_MS);
+	}
+	player_close(&p);
 
 	printf("-- real-time clock, 8 s\n");
 	player_open(&p, 0, 0);
