@@ -7,6 +7,10 @@
 #         ffmpeg CLI and vdr --genindex, and SVDRP HITK Menu to the menu on screen);
 #         core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
 #         decode (the whole playback path in-process against the ffmpeg CLI's own decode);
+#         devices (A/V sync where it leaves the machine: --output drm on qemu's bochs-display
+#         and the sound on ALSA's loopback card, timed outside the daemon by
+#         ffdvb-bench-devices-probe: the CRTC's scan-out and the sound leaving the device;
+#         bench/devices-guest.sh; avsync.ts's pattern at 352x288, made here);
 #         osd (OSD_SEND_CMD through CUSE to the picture on screen, and OSD command rates, in the VM);
 #         tuner (dvr0 read latency and throughput through --tuner dvb:0 against vidtv's own
 #         dvr0, in the VM; builds vidtv with scripts/vm/build-vidtv.sh into BUILD_DIR/vidtv;
@@ -32,6 +36,8 @@ VM=${FFDVB_VM:-$ROOT/scripts/vm.sh}
 GUEST_ARGS=
 case $SUITE in
 core | osd | tuner) ;;
+devices)
+	command -v ffmpeg > /dev/null || { echo "bench: SKIP: no ffmpeg CLI to make avsync.ts" >&2; exit 77; } ;;
 decode)
 	exec sh "$ROOT/bench/decode.sh" ;;
 vdr)
@@ -41,7 +47,7 @@ vdr)
 	ls /usr/lib/vdr/plugins/libvdr-dvbsddevice.so.* > /dev/null 2>&1 ||
 		{ echo "bench: SKIP: vdr-plugin-dvbsddevice is not installed" >&2; exit 77; } ;;
 *)
-	echo "usage: bench/run.sh core|decode|osd|tuner|vdr" >&2
+	echo "usage: bench/run.sh core|decode|devices|osd|tuner|vdr" >&2
 	exit 2 ;;
 esac
 case $SCALE in '' | *[!0-9]* | 0) echo "bench: BENCH_SCALE must be a positive integer" >&2; exit 2 ;; esac
@@ -55,6 +61,7 @@ fi
 BIN=$BUILD_DIR/bin
 need="ffdvbd ffdvb-bare-cuse ffdvb-cuse-rtt ffdvb-bench-osd"
 [ "$SUITE" = vdr ] && need="ffdvbd ffdvbctl"
+[ "$SUITE" = devices ] && need="ffdvbd ffdvbctl ffdvb-play ffdvb-bench-devices-probe"
 for b in $need; do
 	[ -x "$BIN/$b" ] || { echo "bench: $BIN/$b is missing" >&2; exit 1; }
 done
@@ -110,6 +117,20 @@ if [ "$SUITE" = vdr ]; then
 	GUEST_ARGS=$BUILD_DIR/streams/vdr-bench-sd
 fi
 
+if [ "$SUITE" = devices ]; then
+	# avsync.ts's pattern (scripts/gen-streams.sh) at CIF: a TCG guest decodes and scales it in
+	# real time, so that what is measured is the sync, not a CPU that cannot keep up
+	secs=$((20 * SCALE))
+	cut=$BUILD_DIR/streams/avsync-bench-cif-${secs}s.ts
+	[ -s "$cut" ] || ffmpeg -hide_banner -loglevel error -nostdin -y -fflags +bitexact \
+		-f lavfi -i "color=c=black:size=352x288:rate=25:duration=$secs,format=yuv420p,drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='eq(mod(n\\,25)\\,0)'" \
+		-f lavfi -i "aevalsrc=lt(mod(t\\,1)\\,0.04)*0.5*sin(2*PI*1000*t):s=48000:d=$secs" \
+		-c:v mpeg2video -b:v 1M -g 12 -bf 2 -flags +bitexact -ac 2 -c:a mp2 -b:a 192k \
+		-f mpegts "$cut" || { echo "bench: making the A/V stream failed" >&2; exit 1; }
+	GUEST_ARGS=$cut
+	export VM_QEMU_ARGS="-device bochs-display ${VM_QEMU_ARGS:-}"
+fi
+
 LOG=${BENCH_LOG:-$(mktemp)}
 status=0
 "$VM" "sh $ROOT/bench/$SUITE-guest.sh $BIN $SCALE $GUEST_ARGS" >"$LOG" 2>&1 </dev/null || status=$?
@@ -127,7 +148,7 @@ if [ "$status" != 0 ]; then
 fi
 
 # the figures measured in the VM, then the ratios between them
-tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ [0-9.]+ [A-Za-z/]+$' |
+tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ -?[0-9.]+ [A-Za-z/]+$' |
 	awk -v suite="$SUITE" -v have_vidtv="$HAVE_VIDTV" '
 	{ print; value[$2] = $3 }
 	function ratio(name, a, b) {

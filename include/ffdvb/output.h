@@ -83,9 +83,9 @@ uint64_t ffdvb_output_now(struct ffdvb_output *o);
  * to t. Also keeps the window alive (SDL event pump). */
 void ffdvb_output_wait_until(struct ffdvb_output *o, uint64_t t);
 
-/* What the devices add, smoothed over the last pictures and looks at the sound: the sound the
- * audio device itself holds beyond what the output queued (ALSA: its delay; SDL: one period,
- * assumed), and the time from a picture handed to ffdvb_output_show() to its reaching the
+/* What the devices add, smoothed over the last pictures, and as last seen while sound played:
+ * the sound the audio device itself holds beyond what the output queued (ALSA: its delay; SDL:
+ * one period, assumed), and the time from a picture handed to ffdvb_output_show() to its reaching the
  * screen (drm: the page flip's vblank time stamp from the kernel; SDL: until the present
  * returned). The sound's part is already in ffdvb_output_audio_queued(); the presenter puts
  * pictures up that much earlier. Both 0 for the headless sink. */

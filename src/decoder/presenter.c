@@ -29,6 +29,7 @@
 #define STARVED_NS 20000000ull           /* input dry this long (real time) = ran out of data */
 #define STC_MASK ((1ull << 33) - 1)
 #define DEFAULT_PERIOD 3600              /* 25 Hz */
+#define DISPLAY_AHEAD_MAX 250000000ull   /* pictures go up at most 250 ms early */
 
 struct pres {
 	struct ffdvb_decoder *dec;
@@ -534,7 +535,10 @@ static void device_latency(struct pres *p)
 	ffdvb_output_latency(p->out, &lat);
 	p->dec->stats.audio_device_ns = lat.audio_ns;
 	p->dec->stats.video_device_ns = lat.video_ns;
-	p->display_ticks = (int64_t)(lat.video_ns * 9 / 100000);
+	/* a display slower than this is beyond making up for (software GL in a VM takes 700 ms) */
+	uint64_t video_ns = lat.video_ns < DISPLAY_AHEAD_MAX ? lat.video_ns : DISPLAY_AHEAD_MAX;
+
+	p->display_ticks = (int64_t)(video_ns * 9 / 100000);
 	p->ahead = p->display_ticks + (int64_t)p->dec->cfg.audio_delay_ms * 90;
 }
 

@@ -101,14 +101,21 @@ int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb)
 uint64_t sdl_audio_queued(struct ffdvb_output *o)
 {
 	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
-	if (a->alsa)
-		return alsa_audio_queued(a->alsa, &a->device_frames);
+	if (a->alsa) {
+		uint64_t device, q = alsa_audio_queued(a->alsa, &device);
+
+		if (device) /* the latency while sound plays, smoothed (a drain ends at 0) */
+			a->device_frames = a->device_frames ? a->device_frames + device / 16 -
+								      a->device_frames / 16 : device;
+		return q;
+	}
 	if (!a->dev)
 		return vaudio_queued(&a->virt, output_monotonic_ns());
 	uint64_t q = SDL_GetQueuedAudioSize(a->dev) / FFDVB_AUDIO_FRAME_BYTES;
 	/* SDL's queue does not count the period the device is playing: assume one, as long as
 	 * something is queued (ffplay's callback makes the same kind of assumption) */
-	a->device_frames = q ? (uint64_t)a->period : 0;
+	if (q)
+		a->device_frames = (uint64_t)a->period;
 	return q ? q + (uint64_t)a->period : 0;
 }
 

@@ -12,7 +12,7 @@ struct alsa_audio;
 struct sdl_audio {
 	struct alsa_audio *alsa; /* the ALSA device, or NULL: */
 	SDL_AudioDeviceID dev;  /* the SDL device, or 0: the virtual one times the sound */
-	uint64_t device_frames; /* what the device held at the last look (beyond the queue) */
+	uint64_t device_frames; /* what the device holds beyond the queue while playing */
 	int period;             /* samples the device holds beyond SDL's queue */
 	struct vaudio virt;
 };

@@ -118,20 +118,36 @@ wait_for '[ -c /dev/snd/pcmC0D0p ]' 100
 check $? "alsa: /dev/snd/pcmC0D0p (snd-hda-intel)"
 amixer -q -c 0 sset Master 100% unmute > "$out/amixer.log" 2>&1
 check $? "alsa: Master 100%, unmuted ($(cat "$out/amixer.log"))"
-SDL_AUDIODRIVER=alsa start_daemon drm
-grep -q 'no sound device\|no SDL audio' "$log"
-[ $? != 0 ]
-check $? "drm: the daemon opened the ALSA device"
+start_daemon drm
+grep -q 'sound on ALSA device default' "$log"
+check $? "drm: the daemon opened ALSA's default device"
 play_then "screendump drm"
 # the sound as a user changes it: muted after 3 s for 2 s, then half volume
 python3 "$here/devplay.py" 0 "$stream" "$out/sound-events.log" 3:mute1 5:mute0 7:mixer128,128 \
 	> "$out/devplay.out" 2>&1
 check $? "alsa: devplay.py: mute, unmute, mixer 128 ($(cat "$out/devplay.out"))"
-# AC-3 (5.1, 440 Hz) decoded and heard as PCM
+alive "$pid"
+check $? "drm: the daemon survived the playback"
+stop_daemon "$pid"
+# AC-3 (5.1, 440 Hz) decoded and heard as PCM, on the device named by --audio-device
+start_daemon drm --audio-device plughw:0,0
+grep -q 'sound on ALSA device plughw:0,0' "$log"
+check $? "alsa: --audio-device plughw:0,0 opened"
 python3 "$here/devplay.py" 0 "$ac3" "$out/sound-events-ac3.log" > "$out/devplay-ac3.out" 2>&1
 check $? "alsa: devplay.py plays the AC-3 stream ($(cat "$out/devplay-ac3.out"))"
 ctl status | grep '^decoder'
+# what the devices add, as ffdvbctl status shows it: the sound the HDA's buffer holds (ALSA's
+# delay, the daemon asks for 50 ms) and the page flip's latency
+lat=$(ctl status --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["decoder"]; print(d["audio_device_ms"], d["video_device_ms"])')
+echo "devices: sound ${lat% *} ms, picture ${lat#* } ms"
+echo "$lat" | awk '{ exit !($1 > 0 && $1 <= 200 && $2 > 0 && $2 <= 200) }'
+check $? "drm: ffdvbctl status shows the devices' latencies (sound ${lat% *} ms, picture ${lat#* } ms)"
 alive "$pid"
-check $? "drm: the daemon survived the playback"
+check $? "drm: the daemon survived the AC-3 playback"
+stop_daemon "$pid"
+# a device that does not exist: said, and the daemon runs on with the sound timed
+start_daemon drm --audio-device no-such-pcm
+grep -q 'no sound device (ALSA no-such-pcm' "$log"
+check $? "alsa: --audio-device no-such-pcm refused with a message ($(grep 'sound' "$log"))"
 stop_daemon "$pid"
 finish
