@@ -1,7 +1,7 @@
 /* ffdvbd: emulated av7110 full-featured adapters, one per [adapterN] section of the config
  * file (or adapter 0, or --adapter N). Builds for each its card, one CUSE device per node and
  * its control socket, waiting until every node exists with its owner and mode; then drops to
- * the configured user (--run-as / user=) keeping only CAP_SYS_PTRACE, says
+ * the configured user (--run-as / user=) keeping no capability, says
  * "ffdvbd: ready (adapter N)" for each adapter and runs the one event loop until
  * SIGINT/SIGTERM (SIGHUP re-reads the config file: daemon/reload.h); then frees everything
  * in mirror order (the nodes disappear) and exits 0.
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* a taken number or a user we cannot switch to fails before anything exists */
-	if (ffdvbd_check_can_drop(&d.opt) < 0)
+	if (ffdvbd_check_can_drop(&d.opt) < 0 || ffdvbd_limit_privileges(&d.opt) < 0)
 		goto out;
 	for (int i = 0; i < d.opt.n_adapters; i++)
 		if (ffdvbd_adapter_check_free("/dev", d.opt.adapters[i].adapter) < 0)

@@ -8,11 +8,14 @@
  *     size (a 1 MB still picture, a 720x576 OSD block of 576 rows at any stride), and a bad
  *     pointer reaches the node as data_fault so that it can answer EINVAL or EFAULT as av7110;
  *   - more retry rounds naming the payload, when the caller's memory cannot be read that way
- *     (no ptrace permission, or FFDVB_CUSE_NO_VM_READV set in the environment). One retry
+ *     (no ptrace permission: ffdvbd after its privilege drop keeps no CAP_SYS_PTRACE, and the
+ *     first EPERM switches the device to retries for every caller; or FFDVB_CUSE_NO_VM_READV
+ *     set in the environment). One retry
  *     carries at most 32 pages and 256 iovecs; a larger payload is collected in chunks over
  *     chained retries, kept per file and keyed on (caller pid, request, argument pointer,
  *     argument bytes); a new call from the file replaces an abandoned collection. A bad
- *     pointer is answered EFAULT by the kernel itself in this mode.
+ *     pointer is answered EFAULT by the kernel itself in this mode (NULL excepted: it is
+ *     refused before any fetch, as data_fault, in both modes).
  * DVBv5 property arrays are small (64 x 76 bytes) and always use the retry round, in and
  * (FE_GET_PROPERTY) out, as dvb-core copies them with EFAULT on failure.
  * Apart from chains, the stage of a request follows from in_bufsz alone. */
@@ -347,6 +350,10 @@ static int fetch_payload(fuse_req_t req, struct cuse_file *cf, struct cuse_ioctl
 	if (!call->payload)
 		return -ENOMEM;
 	call->io.data = call->payload;
+	/* NULL is unreadable whichever way: the node answers as for any bad pointer (by retry,
+	   the kernel would answer EFAULT before the node could) */
+	if (pl->addr == 0 && pl->len > 0)
+		goto fault;
 	if (pl->kind != FFDVB_PAYLOAD_PROPS && have == 0 && dev->use_vm_readv) {
 		ssize_t n = ffdvb_fetch_payload(fuse_req_ctx(req)->pid, pl, call->payload);
 
@@ -359,8 +366,15 @@ static int fetch_payload(fuse_req_t req, struct cuse_file *cf, struct cuse_ioctl
 					       call->lo.native_cmd, (unsigned long long)pl->addr);
 			goto fault;
 		}
-		ffdvb_cuse_log_refused(dev, "cannot read caller memory (%s): using ioctl retries",
+		if (n == -EPERM || n == -ENOSYS) {
+			/* not ours to read (no CAP_SYS_PTRACE after the privilege drop, another
+			   user's caller): the retries serve every caller from now on, so that all
+			   see the same behaviour */
+			dev->use_vm_readv = 0;
+			ffdvb_cuse_log(dev, "callers' memory is not readable "
+				       "(%s): ioctl payloads come through CUSE retries",
 				       strerror((int)-n));
+		}
 	}
 	int r = fetch_by_retry(req, cf, call, uarg, arg, arg + call->lo.user_size, have);
 

@@ -1,4 +1,5 @@
-/* Root -> the configured user, keeping CAP_SYS_PTRACE (privileges.h). */
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Root -> the configured user with no capability left (privileges.h). */
 #include "log.h"
 #include "privileges.h"
 
@@ -10,21 +11,14 @@
 #include <sys/capability.h>
 #include <unistd.h>
 
-static const cap_value_t kept[] = { CAP_SYS_PTRACE };
-#define N_KEPT ((int)(sizeof(kept) / sizeof(kept[0])))
-
 const char *ffdvbd_kept_capabilities(void)
 {
-	return "cap_sys_ptrace=ep";
+	return "no capabilities";
 }
 
 unsigned long long ffdvbd_kept_capability_mask(void)
 {
-	unsigned long long m = 0;
-
-	for (int i = 0; i < N_KEPT; i++)
-		m |= 1ull << kept[i];
-	return m;
+	return 0;
 }
 
 static int fail(const char *what)
@@ -59,6 +53,28 @@ int ffdvbd_check_can_drop(const struct ffdvbd_options *o)
 	return 0;
 }
 
+int ffdvbd_limit_privileges(const struct ffdvbd_options *o)
+{
+	/* nothing this daemon execs may gain privileges (it execs nothing: a decoder compromise
+	   should not either) */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0)
+		return fail("PR_SET_NO_NEW_PRIVS");
+	if (!o->run_as[0] || geteuid() != 0)
+		return 0;
+	/* the bounding set is per thread and inherited: emptied before any thread exists */
+	for (int cap = 0; cap < 64; cap++) { /* beyond the kernel's last: EINVAL */
+		if (prctl(PR_CAPBSET_READ, (long)cap, 0L, 0L, 0L) != 1)
+			continue;
+		if (prctl(PR_CAPBSET_DROP, (long)cap, 0L, 0L, 0L) != 0) {
+			/* without CAP_SETPCAP: no_new_privs already keeps exec from using it */
+			ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot empty the capability bounding set "
+				   "(%s): it stays as it is", strerror(errno));
+			return 0;
+		}
+	}
+	return 0;
+}
+
 int ffdvbd_drop_privileges(const struct ffdvbd_options *o)
 {
 	cap_t caps;
@@ -70,22 +86,18 @@ int ffdvbd_drop_privileges(const struct ffdvbd_options *o)
 		return -1;
 	if (give_control_dir(o) < 0)
 		return -1;
-	/* keep the permitted set across setuid (this thread only: the others lose it all) */
-	if (prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) != 0)
-		return fail("PR_SET_KEEPCAPS");
 	if (initgroups(o->run_as, o->run_gid) != 0)
 		return fail("initgroups");
 	if (setgid(o->run_gid) != 0)
 		return fail("setgid");
+	/* without PR_SET_KEEPCAPS, leaving uid 0 clears the permitted and effective sets of every
+	   thread (glibc changes the uid of all of them) */
 	if (setuid(o->run_uid) != 0)
 		return fail("setuid");
-	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) != 0)
-		return fail("PR_SET_KEEPCAPS");
-	caps = cap_init(); /* all clear */
+	caps = cap_init(); /* all clear, inheritable too */
 	if (!caps)
 		return fail("cap_init");
-	rc = cap_set_flag(caps, CAP_PERMITTED, N_KEPT, kept, CAP_SET) ||
-	     cap_set_flag(caps, CAP_EFFECTIVE, N_KEPT, kept, CAP_SET) || cap_set_proc(caps);
+	rc = cap_set_proc(caps);
 	cap_free(caps);
 	if (rc)
 		return fail("cap_set_proc");

@@ -223,23 +223,9 @@ static void command_line_wins(void)
 
 static void capabilities(void)
 {
-	cap_t want = cap_from_text(ffdvbd_kept_capabilities());
-	cap_flag_value_t v = CAP_CLEAR;
-
-	CHECK_LABELLED("kept capabilities parse as libcap text", want != NULL);
-	CHECK_LABELLED("CAP_SYS_PTRACE effective",
-		       want && cap_get_flag(want, CAP_SYS_PTRACE, CAP_EFFECTIVE, &v) == 0 &&
-			       v == CAP_SET);
-	v = CAP_SET;
-	CHECK_LABELLED("CAP_CHOWN not kept",
-		       want && cap_get_flag(want, CAP_CHOWN, CAP_PERMITTED, &v) == 0 && v == CAP_CLEAR);
-	v = CAP_SET;
-	CHECK_LABELLED("CAP_SETUID not kept",
-		       want && cap_get_flag(want, CAP_SETUID, CAP_PERMITTED, &v) == 0 &&
-			       v == CAP_CLEAR);
-	EXPECT_EQ("CapEff mask: bit 19 (CAP_SYS_PTRACE) alone", ffdvbd_kept_capability_mask(),
-		  1ull << CAP_SYS_PTRACE);
-	cap_free(want);
+	CHECK_LABELLED("no capability kept, in words",
+		       !strcmp(ffdvbd_kept_capabilities(), "no capabilities"));
+	EXPECT_EQ("CapEff mask after the drop: empty", ffdvbd_kept_capability_mask(), 0ull);
 
 	/* nothing to drop without a user; a user without root cannot be switched to */
 	struct ffdvbd_options o = { 0 };

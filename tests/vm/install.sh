@@ -5,7 +5,7 @@
 #   - the installed sysusers.d file makes the user ffdvb (groups video, render, audio) with systemd-sysusers
 #   - /etc/ffdvb/ffdvbd.conf is the installed example (user = ffdvb) with a headless output
 #   - the INSTALLED ffdvbd, started as root with that file (its compiled-in default), comes up;
-#     /proc/PID/status: uid/gid of ffdvb, not root, CapEff = CAP_SYS_PTRACE alone
+#     /proc/PID/status: uid/gid of ffdvb, not root, CapEff and CapBnd empty
 #   - the six nodes (dvr0 too) are root:video 0660
 #   - the installed 'ffdvbctl status --json' parses: adapter 0, every node, tuner "none"
 #   - SIGHUP after log-level = verbose and another osd-memsize in the file: the level is
@@ -106,9 +106,11 @@ grep -qE "^Uid:[[:space:]]+$uid[[:space:]]+$uid[[:space:]]+$uid[[:space:]]+$uid\
 check $? "privileges: runs as ffdvb, uid $uid ($(grep '^Uid:' "$status" | tr '\t' ' '))"
 grep -qE "^Gid:[[:space:]]+$gid[[:space:]]+$gid[[:space:]]+$gid[[:space:]]+$gid\$" "$status"
 check $? "privileges: gid $gid ($(grep '^Gid:' "$status" | tr '\t' ' '))"
-got=$(sed -n 's/^CapEff:[[:space:]]*//p' "$status")
-[ "$got" = 0000000000080000 ]
-check $? "privileges: CapEff is CAP_SYS_PTRACE alone (got $got)"
+for set in CapEff CapBnd; do
+  got=$(sed -n "s/^$set:[[:space:]]*//p" "$status")
+  [ "$got" = 0000000000000000 ]
+  check $? "privileges: $set empty (got $got)"
+done
 for n in $nodes; do
   f=/dev/dvb/adapter0/$n
   if [ -c "$f" ]; then

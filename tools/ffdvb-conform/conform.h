@@ -20,6 +20,9 @@ struct conform_opts {
 	const char *dir;     /* /dev/dvb/adapterN */
 	const char *control; /* ffdvbd control socket or NULL */
 	unsigned int seed;   /* robustness: random request numbers */
+	int by_retry;        /* --payloads-by-retry: the device cannot read the caller's memory
+				(ffdvbd after its privilege drop): the kernel answers EFAULT for
+				unreadable payloads where av7110 says EINVAL */
 };
 extern struct conform_opts opts;
 

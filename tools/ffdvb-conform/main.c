@@ -112,6 +112,9 @@ static void usage(FILE *f)
 		"  --robustness       also run the robustness group (random requests, killed\n"
 		"                     clients, concurrent openers)\n"
 		"  --seed N           seed of the random requests (default 7110)\n"
+		"  --payloads-by-retry  the device fetches payloads through CUSE retries\n"
+		"                     (ffdvbd without CAP_SYS_PTRACE): unreadable OSD data is the\n"
+		"                     kernel's EFAULT, not av7110's EINVAL\n"
 		"  --control PATH     ffdvbd control socket: compare big payloads with the\n"
 		"                     daemon's checksums (payload group)\n"
 		"  --timeout S        give up on a group after S seconds (default 180)\n"
@@ -158,6 +161,8 @@ int main(int argc, char **argv)
 			robustness = 1;
 		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
 			opts.seed = (unsigned int)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(a, "--payloads-by-retry")) {
+			opts.by_retry = 1;
 		} else if (!strcmp(a, "--control") && i + 1 < argc) {
 			opts.control = argv[++i];
 		} else if (!strcmp(a, "--timeout") && i + 1 < argc) {
