@@ -1,7 +1,8 @@
 # Shared by the VDR VM tests (sourced after lib.sh, POSIX sh; docs/vdr.md): the VM's syslog,
 # ffdvbd headless, VDR's config and VDR itself in the sysfs view, SVDRP and small probes.
 # The sourcing script sets $bin, $streams, $out, $syslog and $video (a folder of recordings);
-# optional: $daemon_args (more ffdvbd options), $vdr_setup (lines of VDR's setup.conf),
+# optional: $VDR_DAEMON_RUN_AS (ffdvbd drops to that user), $daemon_args (more ffdvbd
+# options), $vdr_setup (lines of VDR's setup.conf),
 # $no_record (set: ffdvbd without --record), $ctl_args (ffdvbctl's adapter), $vdr_channels
 # (VDR's channels.conf), $vdr_plugin (the dvbsddevice argument, default "dvbsddevice -o"),
 # $vdr_args (more VDR options).
@@ -52,6 +53,12 @@ vdr_env_start() {
 	mkdir -p "$out/record"
 	set -- --record "$out/record"
 	[ -n "${no_record:-}" ] && set --
+	# VDR_DAEMON_RUN_AS=USER: the daemon drops to USER, without any capability: VDR's ioctl
+	# payloads then come through CUSE's retries (the record folder must be the user's)
+	if [ -n "${VDR_DAEMON_RUN_AS:-}" ]; then
+		chown "$VDR_DAEMON_RUN_AS" "$out/record"
+		set -- "$@" --run-as "$VDR_DAEMON_RUN_AS"
+	fi
 	# shellcheck disable=SC2086 # daemon_args is a word list
 	"$bin/ffdvbd" --foreground --output none "$@" -v ${daemon_args:-} \
 		>> "$out/ffdvbd.log" 2>&1 &
