@@ -6,7 +6,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 BUILD="gcc libc6-dev make cmake pkg-config"
 LIBS="libfuse3-dev libevent-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-      libavfilter-dev libsdl2-dev libdvbv5-dev libdrm-dev zlib1g-dev libcap-dev"
+      libavfilter-dev libsdl2-dev libasound2-dev libdvbv5-dev libdrm-dev zlib1g-dev libcap-dev"
 # run time: the PSF console fonts OSD_Text draws with (read with zlib); Mesa's GL and EGL
 # drivers for SDL's renderer (window, fullscreen, kmsdrm)
 RUN="console-setup-linux libgl1-mesa-dri libegl-mesa0"
