@@ -1,4 +1,5 @@
-/* Control socket: accept, read one command line, answer with the card's status, close. */
+/* Control socket: accept, read one command line, answer with the card's status, close; with
+ * the limits of control.h on clients, waiting answers and trace listeners. */
 #include "log.h"
 #include "control.h"
 
@@ -21,12 +22,15 @@
 #include "trace.h"
 
 #define MAX_COMMAND 256
-#define CLIENT_TIMEOUT_S 5 /* a client that never sends its line is dropped */
+#define CLIENT_TIMEOUT_S 5 /* a client that never sends its line (or reads no answer) is dropped */
+#define TRACE_STALL_S 30   /* a trace listener that reads nothing for this long loses its slot */
+#define ACCEPT_RETRY_S 1   /* out of descriptors: accepting pauses this long instead of spinning */
 
 struct client {
 	struct ffdvbd_control *ctl;
 	struct bufferevent *bev;
 	int tracing; /* streams the call trace until it goes away */
+	size_t answer_bytes; /* charged to the answer budget until the client is freed */
 	struct client *prev, *next;
 };
 
@@ -37,6 +41,9 @@ struct ffdvbd_control {
 	int fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct client *clients;
+	struct ffdvbd_control_usage usage;
+	struct event *ev_retry; /* re-arms accepting after EMFILE */
+	int accepting, closing;
 	const char *record_dir; /* --record, or NULL */
 	struct ffdvbd_trace *trace;
 };
@@ -51,8 +58,24 @@ void ffdvbd_control_set_record_dir(struct ffdvbd_control *ctl, const char *dir)
 	ctl->record_dir = dir;
 }
 
+/* Accepting stops while FFDVBD_CONTROL_CLIENTS_MAX are served: further clients wait in the
+ * listen backlog (their connect succeeds, their answer comes when a slot frees) and the loop
+ * does not spin on them. */
+static void set_accepting(struct ffdvbd_control *ctl, int on)
+{
+	if (on == ctl->accepting)
+		return;
+	if (on)
+		event_add(ctl->ev_accept, NULL);
+	else
+		event_del(ctl->ev_accept);
+	ctl->accepting = on;
+}
+
 static void client_free(struct client *c)
 {
+	struct ffdvbd_control *ctl = c->ctl;
+
 	if (c->prev)
 		c->prev->next = c->next;
 	else
@@ -62,7 +85,11 @@ static void client_free(struct client *c)
 	if (c->tracing)
 		ffdvbd_trace_unlisten(c->ctl->trace, c->bev);
 	bufferevent_free(c->bev);
+	ctl->usage.answer_bytes -= c->answer_bytes;
+	ctl->usage.clients--;
 	free(c);
+	if (!ctl->closing && !evtimer_pending(ctl->ev_retry, NULL))
+		set_accepting(ctl, 1);
 }
 
 /* The answer to one command line, malloc'ed. */
@@ -130,6 +157,11 @@ static void start_trace(struct client *c)
 		return;
 	}
 	c->tracing = 1;
+	/* a write timeout only runs while lines wait: an idle listener keeps its slot, one that
+	 * stops reading gives it back */
+	struct timeval stall = { TRACE_STALL_S, 0 };
+
+	bufferevent_set_timeouts(c->bev, NULL, &stall);
 	bufferevent_setcb(c->bev, NULL, NULL, on_trace_event, c);
 	bufferevent_enable(c->bev, EV_WRITE);
 }
@@ -140,9 +172,17 @@ static void respond(struct client *c, const char *line)
 		start_trace(c);
 		return;
 	}
+	struct ffdvbd_control *ctl = c->ctl;
 	size_t len = 0;
-	char *text = answer(c->ctl, line, &len);
+	char *text = answer(ctl, line, &len);
 
+	if (text && ctl->usage.answer_bytes + len > FFDVBD_CONTROL_ANSWER_BYTES_MAX) {
+		ffdvbd_log(FFDVBD_LOG_ALWAYS, "control socket: answer of %zu bytes refused, %zu "
+			   "bytes wait for slow clients already", len, ctl->usage.answer_bytes);
+		free(text);
+		text = strdup("error: busy: too many answers wait for their clients, try again\n");
+		len = text ? strlen(text) : 0;
+	}
 	bufferevent_disable(c->bev, EV_READ);
 	if (!text || bufferevent_write(c->bev, text, len) != 0) {
 		free(text);
@@ -150,6 +190,8 @@ static void respond(struct client *c, const char *line)
 		return;
 	}
 	free(text);
+	c->answer_bytes = len;
+	ctl->usage.answer_bytes += len;
 	/* closes once the answer is out */
 	bufferevent_setcb(c->bev, NULL, on_client_written, on_client_gone, c);
 }
@@ -195,8 +237,19 @@ static void on_accept(evutil_socket_t fd, short what, void *arg)
 	struct client *c;
 
 	(void)what;
-	if (cfd < 0)
-		return; /* EAGAIN, ECONNABORTED, EMFILE: the next client may fare better */
+	if (cfd < 0) {
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+			/* the waiting client stays readable: without a pause this would spin */
+			struct timeval retry = { ACCEPT_RETRY_S, 0 };
+
+			ctl->usage.accept_pauses++;
+			ffdvbd_log(FFDVBD_LOG_ALWAYS, "control socket: accepting paused for %d s: %s",
+				   ACCEPT_RETRY_S, strerror(errno));
+			set_accepting(ctl, 0);
+			evtimer_add(ctl->ev_retry, &retry);
+		}
+		return; /* EAGAIN, ECONNABORTED: the next client may fare better */
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c || !(c->bev = bufferevent_socket_new(ctl->base, cfd, BEV_OPT_CLOSE_ON_FREE))) {
 		free(c);
@@ -208,9 +261,26 @@ static void on_accept(evutil_socket_t fd, short what, void *arg)
 	if (c->next)
 		c->next->prev = c;
 	ctl->clients = c;
+	if (++ctl->usage.clients >= FFDVBD_CONTROL_CLIENTS_MAX)
+		set_accepting(ctl, 0);
 	bufferevent_setcb(c->bev, on_client_read, NULL, on_client_event, c);
 	bufferevent_set_timeouts(c->bev, &timeout, &timeout);
 	bufferevent_enable(c->bev, EV_READ);
+}
+
+static void on_accept_retry(evutil_socket_t fd, short what, void *arg)
+{
+	struct ffdvbd_control *ctl = arg;
+
+	(void)fd;
+	(void)what;
+	if (ctl->usage.clients < FFDVBD_CONTROL_CLIENTS_MAX)
+		set_accepting(ctl, 1);
+}
+
+void ffdvbd_control_get_usage(const struct ffdvbd_control *ctl, struct ffdvbd_control_usage *u)
+{
+	*u = ctl->usage;
 }
 
 /* mkdir -p of the folder holding path */
@@ -300,15 +370,19 @@ struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *p
 	}
 	step = "event";
 	ctl->ev_accept = event_new(base, ctl->fd, EV_READ | EV_PERSIST, on_accept, ctl);
-	if (!ctl->ev_accept || event_add(ctl->ev_accept, NULL) != 0) {
+	ctl->ev_retry = evtimer_new(base, on_accept_retry, ctl);
+	if (!ctl->ev_accept || !ctl->ev_retry || event_add(ctl->ev_accept, NULL) != 0) {
 		err = -ENOMEM;
 		goto free_event;
 	}
+	ctl->accepting = 1;
 	return ctl;
 
 free_event:
 	if (ctl->ev_accept)
 		event_free(ctl->ev_accept);
+	if (ctl->ev_retry)
+		event_free(ctl->ev_retry);
 unlink_path:
 	unlink(path);
 close_fd:
@@ -325,8 +399,10 @@ void ffdvbd_control_free(struct ffdvbd_control *ctl)
 {
 	if (!ctl)
 		return;
+	ctl->closing = 1; /* client_free must not re-arm accepting now */
 	while (ctl->clients)
 		client_free(ctl->clients);
+	event_free(ctl->ev_retry);
 	event_free(ctl->ev_accept);
 	close(ctl->fd);
 	unlink(ctl->path);

@@ -4,7 +4,16 @@
 #ifndef FFDVBD_CONTROL_H
 #define FFDVBD_CONTROL_H
 
+#include <stddef.h>
 #include <sys/types.h>
+
+/* Limits (ffdvbd.conf(5), LIMITS): clients served at once (more wait in the listen backlog
+ * until one is done; a client that sends no line or reads no answer for 5 s is dropped), and
+ * the bytes of answers waiting for slow readers, all clients together (a command whose answer
+ * would exceed it gets "error: busy: ..."). A trace listener that reads nothing for 30 s while
+ * lines wait loses its slot. Out of descriptors, accepting pauses for 1 s. */
+#define FFDVBD_CONTROL_CLIENTS_MAX 32
+#define FFDVBD_CONTROL_ANSWER_BYTES_MAX (16u << 20)
 
 struct event_base;
 struct ffdvb_card;
@@ -23,6 +32,14 @@ void ffdvbd_control_set_record_dir(struct ffdvbd_control *ctl, const char *dir);
 /* The adapter's call trace, streamed to clients that send "trace". */
 struct ffdvbd_trace;
 void ffdvbd_control_set_trace(struct ffdvbd_control *ctl, struct ffdvbd_trace *trace);
+
+/* What the socket holds now (tests, status). */
+struct ffdvbd_control_usage {
+	int clients;           /* connections being served */
+	size_t answer_bytes;   /* answers not yet handed to the kernel */
+	unsigned accept_pauses; /* times accepting paused for lack of descriptors */
+};
+void ffdvbd_control_get_usage(const struct ffdvbd_control *ctl, struct ffdvbd_control_usage *u);
 
 /* Closes the clients and the socket and removes the socket file. Accepts NULL. */
 void ffdvbd_control_free(struct ffdvbd_control *ctl);

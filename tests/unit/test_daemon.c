@@ -2,11 +2,13 @@
  * control socket is driven through the event loop with a real card behind it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -20,6 +22,7 @@
 #include "daemon/options.h"
 #include "test_daemon_util.h"
 #include "ffdvb/card.h"
+#include "ffdvb/osd.h"
 #include "ffdvb/output.h"
 
 
@@ -186,6 +189,145 @@ static void control(void)
 	rmdir(dir);
 }
 
+static void spin(struct event_base *base, int n)
+{
+	for (int i = 0; i < n; i++) {
+		event_base_loop(base, EVLOOP_NONBLOCK);
+		usleep(200);
+	}
+}
+
+/* a client that connects without waiting (EAGAIN when the backlog is full: -1) */
+static int dial(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* reads what has come so far (the loop runs in between), up to len - 1 bytes */
+static size_t gather(struct event_base *base, int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	for (int spins = 0; spins < 20000 && got < len - 1; spins++) {
+		event_base_loop(base, EVLOOP_NONBLOCK);
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n == 0)
+			break;
+		if (n > 0)
+			got += (size_t)n;
+		else
+			usleep(100);
+	}
+	buf[got] = '\0';
+	return got;
+}
+
+/* control.h's limits: clients served at once, answer bytes waiting, accepting without fds */
+static void control_limits(void)
+{
+	char dir[] = "/tmp/ffdvb-test-XXXXXX", path[100], buf[256];
+	struct event_base *base = event_base_new();
+	struct ffdvb_card_config cfg = { .adapter = 7 };
+	struct ffdvb_card *card = ffdvb_card_new(base, &cfg);
+	struct ffdvbd_control_usage u;
+	int fds[FFDVBD_CONTROL_CLIENTS_MAX + 8], n = 0;
+
+	CHECK_LABELLED("limits: setup", mkdtemp(dir) && card);
+	snprintf(path, sizeof(path), "%s/adapter7.sock", dir);
+	struct ffdvbd_control *ctl = ffdvbd_control_new(base, path, getgid(), card);
+
+	CHECK_LABELLED("limits: control socket", ctl != NULL);
+	if (!ctl)
+		return;
+	/* idle clients: the first FFDVBD_CONTROL_CLIENTS_MAX are taken, the rest wait */
+	for (int i = 0; i < FFDVBD_CONTROL_CLIENTS_MAX + 8; i++) {
+		fds[n] = dial(path);
+		if (fds[n] >= 0)
+			n++;
+		spin(base, 3);
+	}
+	ffdvbd_control_get_usage(ctl, &u);
+	EXPECT_EQ("idle clients served at once", u.clients, FFDVBD_CONTROL_CLIENTS_MAX);
+	CHECK_LABELLED("the others wait in the backlog", n == FFDVBD_CONTROL_CLIENTS_MAX + 8);
+	close(fds[0]); /* one goes: a waiting one is taken and answered */
+	spin(base, 20);
+	ffdvbd_control_get_usage(ctl, &u);
+	EXPECT_EQ("a freed slot is taken again", u.clients, FFDVBD_CONTROL_CLIENTS_MAX);
+	int last = fds[n - 1];
+
+	/* the last one is served once every client before it has had a slot */
+	CHECK_LABELLED("a waiting client sends its line", write(last, "status --json\n", 14) == 14);
+	for (int i = 1; i < n - FFDVBD_CONTROL_CLIENTS_MAX; i++)
+		close(fds[i]);
+	CHECK_LABELLED("a waiting client is answered in its turn",
+		       gather(base, last, buf, sizeof(buf)) > 0 && buf[0] == '{');
+	for (int i = n - FFDVBD_CONTROL_CLIENTS_MAX; i < n; i++)
+		close(fds[i]);
+	spin(base, 50);
+	ffdvbd_control_get_usage(ctl, &u);
+	EXPECT_EQ("all clients gone", u.clients, 0);
+
+	/* readers that never read: the answers waiting for them are bounded in bytes */
+	size_t plane = (size_t)FFDVB_OSD_WIDTH * FFDVB_OSD_HEIGHT * 4;
+	int slow = (int)(FFDVBD_CONTROL_ANSWER_BYTES_MAX / plane) + 2;
+
+	n = 0;
+	for (int i = 0; i < slow && i < FFDVBD_CONTROL_CLIENTS_MAX; i++) {
+		fds[n] = dial(path);
+		if (fds[n] >= 0 && write(fds[n], "osd-plane\n", 10) == 10)
+			n++;
+		spin(base, 5);
+	}
+	ffdvbd_control_get_usage(ctl, &u);
+	CHECK_LABELLED("waiting answers within the budget",
+		       u.answer_bytes > 0 && u.answer_bytes <= FFDVBD_CONTROL_ANSWER_BYTES_MAX);
+	CHECK_LABELLED("the one over the budget is told busy",
+		       n == slow && gather(base, fds[n - 1], buf, sizeof(buf)) > 0 &&
+			       strncmp(buf, "error: busy", 11) == 0);
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	spin(base, 50);
+	ffdvbd_control_get_usage(ctl, &u);
+	EXPECT_EQ("budget given back", u.answer_bytes, 0);
+
+	/* out of descriptors: accepting pauses instead of spinning, then resumes */
+	struct rlimit old, low;
+	int client = dial(path), filler[64], nf = 0;
+
+	getrlimit(RLIMIT_NOFILE, &old);
+	low = old;
+	low.rlim_cur = (rlim_t)client + 1;
+	setrlimit(RLIMIT_NOFILE, &low);
+	while (nf < 64 && (filler[nf] = dup(0)) >= 0)
+		nf++;
+	spin(base, 200);
+	ffdvbd_control_get_usage(ctl, &u);
+	EXPECT_EQ("EMFILE: one pause, no spinning", u.accept_pauses, 1);
+	EXPECT_EQ("EMFILE: nobody taken", u.clients, 0);
+	for (int i = 0; i < nf; i++)
+		close(filler[i]);
+	setrlimit(RLIMIT_NOFILE, &old);
+	usleep(1100 * 1000);
+	CHECK_LABELLED("EMFILE: accepting resumes",
+		       write(client, "status --json\n", 14) == 14 &&
+			       gather(base, client, buf, sizeof(buf)) > 0 && buf[0] == '{');
+	close(client);
+
+	ffdvbd_control_free(ctl);
+	ffdvb_card_free(card);
+	event_base_free(base);
+	rmdir(dir);
+}
+
 /* a number whose /dev/dvb/adapterN holds anything is taken; checked on a fake /dev */
 static void taken_adapters(void)
 {
@@ -222,9 +364,11 @@ static void taken_adapters(void)
 
 int main(void)
 {
+	signal(SIGPIPE, SIG_IGN); /* as ffdvbd: a client that hangs up is an error, not a signal */
 	options();
 	taken_adapters();
 	control();
+	control_limits();
 	printf("%d/%d checks passed\n", checks - failures, checks);
 	return failures ? 1 : 0;
 }
