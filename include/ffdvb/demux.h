@@ -149,6 +149,9 @@ void ffdvb_repacker_reset(struct ffdvb_repacker *r);
  * filters of a card x 32 MiB at most). dmxdev has no limit of its own; a size its vmalloc
  * cannot give is ENOMEM, and so is one above this. VDR asks for 1-2 MiB. */
 #define FFDVB_DMX_BUFFER_MAX (32u << 20)
+/* ... and all demux and dvr buffers of the daemon together (every adapter, every client): a
+ * buffer that would go above it is ENOMEM too. Eight cards' worth of VDR's largest use. */
+#define FFDVB_DMX_BUFFERS_MAX (256u << 20)
 
 struct ffdvb_swdemux;
 /* dmxdev's ring (the buffer behind a demux or dvr file): whole writes or -EOVERFLOW;
@@ -159,10 +162,12 @@ struct ffdvb_dmxbuf {
 	int error; /* -EOVERFLOW / -ETIMEDOUT, reported once by read */
 };
 
-/* a new empty buffer of size bytes: 0, or -ENOMEM (also above FFDVB_DMX_BUFFER_MAX), the old
- * one kept */
+/* a new empty buffer of size bytes: 0, or -ENOMEM (also above FFDVB_DMX_BUFFER_MAX, or when
+ * FFDVB_DMX_BUFFERS_MAX would be passed), the old one kept */
 int ffdvb_dmxbuf_alloc(struct ffdvb_dmxbuf *b, size_t size);
 void ffdvb_dmxbuf_release(struct ffdvb_dmxbuf *b);
+/* bytes of every buffer allocated now (tests, status) */
+size_t ffdvb_dmxbuf_total(void);
 void ffdvb_dmxbuf_flush(struct ffdvb_dmxbuf *b);
 /* Appends a and b whole, or sets -EOVERFLOW (the buffer keeps what it had). Returns 1 when
  * the buffer went from empty to non-empty or got its error now (the reader must be woken). */

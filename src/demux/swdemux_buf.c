@@ -2,17 +2,38 @@
  * not fit whole sets -EOVERFLOW and is dropped, and so is everything after it until read
  * reports it. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "swdemux_internal.h"
 
+/* every adapter's buffers: the loop thread allocates, but tests and tuners may not */
+static _Atomic size_t total;
+
+size_t ffdvb_dmxbuf_total(void)
+{
+	return atomic_load(&total);
+}
+
 int ffdvb_dmxbuf_alloc(struct ffdvb_dmxbuf *b, size_t size)
 {
-	uint8_t *d = size <= FFDVB_DMX_BUFFER_MAX ? malloc(size) : NULL;
+	size_t old = b->data ? b->size : 0;
 
-	if (!d)
+	if (size > FFDVB_DMX_BUFFER_MAX)
 		return -ENOMEM;
+	/* charge first, so that two allocations cannot both pass the limit */
+	if (atomic_fetch_add(&total, size) + size - old > FFDVB_DMX_BUFFERS_MAX) {
+		atomic_fetch_sub(&total, size);
+		return -ENOMEM;
+	}
+	uint8_t *d = malloc(size ? size : 1);
+
+	if (!d) {
+		atomic_fetch_sub(&total, size);
+		return -ENOMEM;
+	}
+	atomic_fetch_sub(&total, old);
 	free(b->data);
 	b->data = d;
 	b->size = size;
@@ -23,6 +44,8 @@ int ffdvb_dmxbuf_alloc(struct ffdvb_dmxbuf *b, size_t size)
 
 void ffdvb_dmxbuf_release(struct ffdvb_dmxbuf *b)
 {
+	if (b->data)
+		atomic_fetch_sub(&total, b->size);
 	free(b->data);
 	memset(b, 0, sizeof(*b));
 }

@@ -135,6 +135,26 @@ static void start_rules(void)
 	ffdvb_swdemux_packet(d, pkt);
 	CHECK_EQ(ffdvb_swdemux_read(o, b, sizeof(b)), 3);
 	ffdvb_swdemux_free(d);
+
+	/* many filters at the largest size: all buffers together are bounded (256 opens of
+	 * demux0 x 32 MiB were 8 GiB); releasing gives the room back */
+	enum { N = FFDVB_DMX_BUFFERS_MAX / FFDVB_DMX_BUFFER_MAX + 1 };
+	struct ffdvb_swdemux_out *many[N];
+	size_t before = ffdvb_dmxbuf_total();
+	int refused = 0;
+
+	d = ffdvb_swdemux_new();
+	for (int i = 0; i < N; i++) {
+		many[i] = ffdvb_swdemux_filter_new(d, NULL, NULL);
+		refused += ffdvb_swdemux_set_buffer_size(many[i], FFDVB_DMX_BUFFER_MAX) == -ENOMEM;
+	}
+	CHECK_EQ(before, 0);
+	CHECK_EQ(refused, 1);
+	CHECK(ffdvb_dmxbuf_total() <= FFDVB_DMX_BUFFERS_MAX);
+	ffdvb_swdemux_out_free(many[0]);
+	CHECK_EQ(ffdvb_swdemux_set_buffer_size(many[N - 1], FFDVB_DMX_BUFFER_MAX), 0);
+	ffdvb_swdemux_free(d);
+	CHECK_EQ(ffdvb_dmxbuf_total(), 0);
 }
 
 static void pes_outputs(void)
