@@ -9,6 +9,7 @@
  * half $WATCHDOG_USEC and STOPPING=1 when a signal ends the loop. */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN); /* a control client that hangs up must not kill us */
+	/* buffers of 1 MiB and more (still pictures, answers, demux rings) come from mmap and go
+	   back to the system when freed: glibc's sliding threshold would keep them in the heap */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	/* libavcodec reports every damaged picture; those are counted (ffdvbctl status), so its
 	   own messages only come with -v (errors) and -vv (warnings) */
 	av_log_set_level(d.opt.verbose >= 2 ? AV_LOG_WARNING

@@ -12,6 +12,12 @@
 struct event_base;
 struct ffdvb_cuse_dev;
 
+/* The bytes a device keeps for requests that outlive their CUSE round, all files together:
+ * blocked reads, writes and ioctls, and payloads collected over several retries. A request
+ * that would go above it gets ENOMEM, as from a kernel that cannot allocate (docs: ffdvbd.conf(5),
+ * LIMITS). One still picture of the largest size fits, with room for many blocked writers. */
+#define FFDVB_CUSE_HELD_MAX (80u << 20)
+
 struct ffdvb_cuse_config {
 	const char *devname;  /* "dvb/adapter0/video0": the node appears as /dev/<devname> */
 	unsigned int major;   /* 0 = dynamic (CUSE picks) */

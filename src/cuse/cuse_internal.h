@@ -41,6 +41,7 @@ struct cuse_pending {
 	size_t len;                  /* read: bytes asked; write: bytes in data */
 	size_t done;                 /* write: bytes consumed so far */
 	int nonblock;
+	size_t held;                 /* bytes charged to the device's FFDVB_CUSE_HELD_MAX */
 	char *data;                  /* write data / read buffer */
 	struct cuse_ioctl_call *call;
 };
@@ -65,6 +66,8 @@ struct ffdvb_cuse_dev {
 	struct cuse_file *files;
 	int pollers;                 /* files holding a poll handle */
 	struct cuse_pending *pending;  /* FIFO */
+	struct cuse_pending **pending_tail; /* where the next one goes: adding is O(1) */
+	size_t held_bytes;           /* pending requests' and chains' buffers (FFDVB_CUSE_HELD_MAX) */
 	char *read_buf;              /* a read's first attempt, reused (see cuse_read) */
 	size_t read_buf_size;
 	struct cuse_ratelimit rl;
@@ -75,7 +78,9 @@ struct ffdvb_cuse_dev {
 
 /* cuse_ops.c */
 extern const struct cuse_lowlevel_ops ffdvb_cuse_clop;
-void ffdvb_cuse_pending_add(struct ffdvb_cuse_dev *dev, struct cuse_pending *p);
+/* Parks p, charging p->held bytes; -ENOMEM (p not taken, refusal logged) above
+ * FFDVB_CUSE_HELD_MAX. */
+int ffdvb_cuse_pending_add(struct ffdvb_cuse_dev *dev, struct cuse_pending *p);
 /* Retries the pending requests of dev in order; answers interrupted ones. Returns how many
  * made progress (answered, or advanced their write/ioctl progress). */
 int ffdvb_cuse_run_pending(struct ffdvb_cuse_dev *dev);
@@ -92,7 +97,7 @@ void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info 
  * *advanced set when the operation's progress value changed. */
 int ffdvb_cuse_ioctl_retry(struct cuse_pending *p, int *advanced);
 void ffdvb_cuse_ioctl_call_free(struct cuse_ioctl_call *call);
-void ffdvb_cuse_chain_free(struct cuse_chain *chain);
+void ffdvb_cuse_chain_free(struct ffdvb_cuse_dev *dev, struct cuse_chain *chain);
 
 /* cuse_log.c */
 void ffdvb_cuse_log(struct ffdvb_cuse_dev *dev, const char *fmt, ...)

@@ -115,10 +115,11 @@ struct cuse_chain {
 	size_t asked;                /* bytes asked for in the last round */
 };
 
-void ffdvb_cuse_chain_free(struct cuse_chain *chain)
+void ffdvb_cuse_chain_free(struct ffdvb_cuse_dev *dev, struct cuse_chain *chain)
 {
 	if (!chain)
 		return;
+	dev->held_bytes -= chain->pl.len;
 	free(chain->buf);
 	free(chain);
 }
@@ -138,16 +139,23 @@ static int fetch_by_chain(fuse_req_t req, struct cuse_file *cf, struct cuse_ioct
 		  memcmp(c->argbytes, arg, us) != 0 || have != c->asked ||
 		  c->pl.len != call->pl.len)) {
 		/* a new call, or a different one: start over */
-		ffdvb_cuse_chain_free(c);
+		ffdvb_cuse_chain_free(cf->dev, c);
 		cf->chain = c = NULL;
 		have = 0;
 	}
 	if (!c) {
+		/* the collected part stays between the caller's rounds: charged like a parked call */
+		if (cf->dev->held_bytes + call->pl.len > FFDVB_CUSE_HELD_MAX) {
+			ffdvb_cuse_log_refused(cf->dev, "a payload of %zu bytes refused (ENOMEM): %zu "
+					       "bytes wait already", call->pl.len, cf->dev->held_bytes);
+			return -ENOMEM;
+		}
 		c = calloc(1, sizeof(*c));
 		if (!c || !(c->buf = malloc(call->pl.len))) {
 			free(c);
 			return -ENOMEM;
 		}
+		cf->dev->held_bytes += call->pl.len;
 		c->pid = pid;
 		c->cmd = call->lo.native_cmd;
 		c->arg = uarg;
@@ -161,7 +169,7 @@ static int fetch_by_chain(fuse_req_t req, struct cuse_file *cf, struct cuse_ioct
 	if (c->have == c->pl.len) {
 		memcpy(call->payload, c->buf, c->pl.len);
 		call->io.data_len = c->pl.len;
-		ffdvb_cuse_chain_free(c);
+		ffdvb_cuse_chain_free(cf->dev, c);
 		cf->chain = NULL;
 		return 0;
 	}
@@ -313,8 +321,10 @@ static void run(fuse_req_t req, struct cuse_file *cf, struct cuse_ioctl_call *ca
 			p->kind = PENDING_IOCTL;
 			p->req = req;
 			p->cf = cf;
-			ffdvb_cuse_pending_add(cf->dev, p);
-			return;
+			p->held = call->pl.len + call->lo.native_size;
+			if (ffdvb_cuse_pending_add(cf->dev, p) == 0)
+				return;
+			free(p->call); /* the payload stays ours: released below */
 		}
 		free(p);
 		ret = -ENOMEM;
@@ -378,8 +388,8 @@ static int fetch_payload(fuse_req_t req, struct cuse_file *cf, struct cuse_ioctl
 	}
 	int r = fetch_by_retry(req, cf, call, uarg, arg, arg + call->lo.user_size, have);
 
-	if (r >= 0)
-		return r;
+	if (r >= 0 || r == -ENOMEM)
+		return r; /* ENOMEM: over FFDVB_CUSE_HELD_MAX, refused and logged already */
 	ffdvb_cuse_log_refused(dev, "ioctl 0x%08x: %zu-byte payload cannot be fetched (%s)",
 			       call->lo.native_cmd, pl->len, strerror(-r));
 fault:

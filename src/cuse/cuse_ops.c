@@ -27,19 +27,26 @@ static void on_interrupt(fuse_req_t req, void *data)
 	event_active(p->cf->dev->ev_wake, 0, 0);
 }
 
-void ffdvb_cuse_pending_add(struct ffdvb_cuse_dev *dev, struct cuse_pending *p)
+int ffdvb_cuse_pending_add(struct ffdvb_cuse_dev *dev, struct cuse_pending *p)
 {
-	struct cuse_pending **tail = &dev->pending;
-
-	while (*tail)
-		tail = &(*tail)->next;
+	if (dev->held_bytes + p->held > FFDVB_CUSE_HELD_MAX) {
+		ffdvb_cuse_log_refused(dev, "a waiting request of %zu bytes refused (ENOMEM): %zu "
+				       "bytes wait already", p->held, dev->held_bytes);
+		return -ENOMEM;
+	}
+	dev->held_bytes += p->held;
+	if (!dev->pending_tail)
+		dev->pending_tail = &dev->pending;
 	p->next = NULL;
-	*tail = p;
+	*dev->pending_tail = p;
+	dev->pending_tail = &p->next;
 	fuse_req_interrupt_func(p->req, on_interrupt, p);
+	return 0;
 }
 
 static void pending_free(struct cuse_pending *p)
 {
+	p->cf->dev->held_bytes -= p->held;
 	if (p->call)
 		ffdvb_cuse_ioctl_call_free(p->call);
 	free(p->data);
@@ -120,11 +127,14 @@ static void cuse_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_i
 	if (read_step(&first))
 		return;
 	p = pending_keep(&first, size);
-	if (!p) {
+	if (p)
+		p->held = size;
+	if (!p || ffdvb_cuse_pending_add(cf->dev, p) < 0) {
+		if (p)
+			free(p->data);
+		free(p);
 		fuse_reply_err(req, ENOMEM);
-		return;
 	}
-	ffdvb_cuse_pending_add(cf->dev, p);
 }
 
 /* ---- write ------------------------------------------------------------------------------- */
@@ -181,15 +191,19 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 		return;
 	/* blocked: keep a copy, the request buffer is reused for the next request */
 	p = pending_keep(&first, size);
-	if (!p) {
-		if (first.done)
+	if (p) {
+		memcpy(p->data, buf, size);
+		p->held = size;
+	}
+	if (!p || ffdvb_cuse_pending_add(cf->dev, p) < 0) {
+		if (p)
+			free(p->data);
+		free(p);
+		if (first.done) /* what was taken counts: a short write */
 			fuse_reply_write(req, first.done);
 		else
 			fuse_reply_err(req, ENOMEM);
-		return;
 	}
-	memcpy(p->data, buf, size);
-	ffdvb_cuse_pending_add(cf->dev, p);
 }
 
 /* ---- waiting requests -------------------------------------------------------------------- */
@@ -222,6 +236,7 @@ int ffdvb_cuse_run_pending(struct ffdvb_cuse_dev *dev)
 	int progress = 0, advanced;
 
 	dev->pending = NULL;
+	dev->pending_tail = &dev->pending;
 	while (list) {
 		struct cuse_pending *p = list;
 
@@ -237,8 +252,12 @@ int ffdvb_cuse_run_pending(struct ffdvb_cuse_dev *dev)
 		}
 	}
 	/* nothing can have been added meanwhile: requests arrive only from the session fd */
-	*keep_tail = dev->pending;
-	dev->pending = keep;
+	if (keep) {
+		*keep_tail = dev->pending;
+		if (!dev->pending)
+			dev->pending_tail = keep_tail;
+		dev->pending = keep;
+	}
 	return progress;
 }
 
@@ -261,6 +280,7 @@ void ffdvb_cuse_flush_pending(struct ffdvb_cuse_dev *dev, struct cuse_file *cf)
 			fuse_reply_err(p->req, EINTR); /* an op that insists on waiting */
 		pending_free(p);
 	}
+	dev->pending_tail = pp;
 }
 
 /* ---- open, release, poll ----------------------------------------------------------------- */
@@ -307,7 +327,7 @@ void ffdvb_cuse_file_release(struct cuse_file *cf)
 		fuse_pollhandle_destroy(cf->ph);
 		dev->pollers--;
 	}
-	ffdvb_cuse_chain_free(cf->chain);
+	ffdvb_cuse_chain_free(cf->dev, cf->chain);
 	if (dev->ops->release)
 		dev->ops->release(cf->file);
 	free(cf);

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Clients that try to make ffdvbd hold memory and descriptors (tests/vm/exhaust.sh).
+
+Both take the daemon's PID last and print its peak VmRSS (kB) and open descriptors.
+
+  exhaust.py stills VIDEO0 MIB N PID
+                                   N threads, one after the other, each blocked in a
+                                   VIDEO_STILLPICTURE of MIB MiB on a card whose ring drains
+                                   slowly; prints "stills waiting=W refused=R other=O"
+  exhaust.py control SOCK IDLE SLOW HOLD PID
+                                   SLOW clients ask "osd-plane" and never read, IDLE clients
+                                   connect and send nothing; prints "control connected=C
+                                   backlog_full=B" and holds them HOLD seconds
+Both print their line and then exit with their clients still there: the daemon must clean up.
+"""
+import ctypes
+import errno
+import os
+import socket
+import sys
+import threading
+import time
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def iow(kind, nr, size):
+    return (1 << 30) | (size << 16) | (ord(kind) << 8) | nr
+
+
+VIDEO_STILLPICTURE = iow('o', 30, 16)  # struct video_still_picture: char *, int32 (64-bit)
+
+
+class StillPicture(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int32)]
+
+
+def usage_of(pid):
+    with open(f"/proc/{pid}/status") as f:
+        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def stills(path, mib, n, pid):
+    results = []
+    lock = threading.Lock()
+    fd = os.open(path, os.O_RDWR)  # video0 has one writer: the threads share it
+
+    def one():
+        buf = ctypes.create_string_buffer(mib << 20)
+        sp = StillPicture(ctypes.cast(buf, ctypes.c_void_p), mib << 20)
+        r = libc.ioctl(fd, VIDEO_STILLPICTURE, ctypes.byref(sp))  # releases the GIL
+        with lock:
+            results.append(0 if r == 0 else ctypes.get_errno())
+
+    for _ in range(n):
+        threading.Thread(target=one, daemon=True).start()
+        time.sleep(3)  # the one before has parked (or been refused) by now
+    with lock:
+        refused = results.count(errno.ENOMEM)
+        other = len(results) - refused
+    rss, fds = usage_of(pid)
+    print(f"stills waiting={n - refused - other} refused={refused} other={other} "
+          f"rss_kb={rss} fds={fds}", flush=True)
+    os._exit(0)  # the parked calls are interrupted by our exit
+
+
+def control(path, idle, slow, hold, pid):
+    socks, full = [], 0
+    for i in range(slow + idle):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.setblocking(False)
+        if s.connect_ex(path) != 0:
+            full += 1  # EAGAIN: the listen backlog is full
+            s.close()
+            continue
+        if i < slow:
+            s.send(b"osd-plane\n")
+            time.sleep(0.05)
+        socks.append(s)
+    time.sleep(hold)
+    rss, fds = usage_of(pid)
+    print(f"control connected={len(socks)} backlog_full={full} rss_kb={rss} fds={fds}",
+          flush=True)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "stills":
+        stills(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+    elif len(sys.argv) == 7 and sys.argv[1] == "control":
+        control(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]),
+                int(sys.argv[6]))
+    sys.exit(__doc__)
