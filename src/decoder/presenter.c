@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The presenter thread: owns the output and the clock. Each turn it tops up the sound device,
  * works out the master clock (the sound being heard when audio plays with A/V sync on, else a
  * system clock that runs from where the pictures are) and puts up the picture that is due.
@@ -511,6 +512,10 @@ static void update_stc_from_audio(struct pres *p, int64_t clock)
 
 	if (p->shown)
 		return;
+	/* the sound heard, not the clock running on after it: at the end of a radio recording
+	   (or in a gap) the STC stays at the end of the last sound, as on a picture */
+	if (p->audio_started && clock > audio_clock(p))
+		clock = audio_clock(p);
 	dec->stc = (uint64_t)(clock - dec->audio_offset) & STC_MASK;
 	dec->have_stc = 1;
 }
