@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internals of the CUSE transport shared by its files: the device, its open files and the
  * requests that wait for a wake-up. Everything runs on the loop thread. */
 #ifndef FFDVB_CUSE_INTERNAL_H
@@ -106,14 +107,10 @@ void ffdvb_cuse_log(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
 void ffdvb_cuse_log_refused(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Replies an error. FUSE carries only errnos below 512: a kernel-internal code that a real
- * driver lets through (vidtv's ENOTSUPP, 524, for FE_READ_SNR) would make the kernel refuse the
- * reply and leave the caller waiting for ever; ENOTSUPP becomes EOPNOTSUPP, anything else EIO. */
+/* Replies an error, as the wire can carry it (ffdvb_marshal_reply_errno). */
 static inline int cuse_reply_errno(fuse_req_t req, int err)
 {
-	if (err >= 512)
-		err = err == 524 ? EOPNOTSUPP : EIO;
-	return fuse_reply_err(req, err);
+	return fuse_reply_err(req, ffdvb_marshal_reply_errno(err));
 }
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ioctl argument marshalling: request layouts, 32-bit conversions, embedded pointers. */
 #include "cuse_marshal.h"
 
@@ -346,4 +347,13 @@ size_t ffdvb_marshal_string_len(const void *buf, size_t have)
 	const char *nul = memchr(buf, '\0', have);
 
 	return nul ? (size_t)(nul - (const char *)buf) + 1 : 0;
+}
+
+#define KERNEL_ENOTSUPP 524 /* include/linux/errno.h: internal, not in the uapi headers */
+
+int ffdvb_marshal_reply_errno(int err)
+{
+	if (err < 512)
+		return err;
+	return err == KERNEL_ENOTSUPP ? EOPNOTSUPP : EIO;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ioctl argument marshalling for the CUSE transport: pure functions, no FUSE, no I/O.
  * For a request number they decide how the argument travels (a value, or _IOC_SIZE bytes in
  * and maybe out, as dvb-core's copy does), convert the 32-bit layouts of i386 callers to the
@@ -100,5 +101,11 @@ size_t ffdvb_marshal_chunk(const struct ffdvb_payload *p, size_t have, size_t ro
 size_t ffdvb_marshal_string_piece(uint64_t addr, size_t have, size_t max, size_t page_size);
 /* Length of the string in buf[0..have): up to and including the NUL, or 0 if none yet. */
 size_t ffdvb_marshal_string_len(const void *buf, size_t have);
+
+/* The errno a reply may carry. FUSE carries only errnos below 512: a kernel-internal code that
+ * a real driver lets through (vidtv's ENOTSUPP, 524, for FE_READ_SNR) would make the kernel
+ * refuse the reply and leave the caller waiting for ever; ENOTSUPP becomes EOPNOTSUPP (what
+ * the caller's libc can name), anything else above 511 EIO. */
+int ffdvb_marshal_reply_errno(int err);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CUSE transport's pure ioctl marshalling (src/cuse/cuse_marshal.c): layouts per request
  * number, 32-bit conversions, payload descriptions of embedded pointers. */
 #include <errno.h>
@@ -284,8 +285,20 @@ static void chunks(void)
 	chunk_walk("8x576 stride 1000 (iovec-bound)", &block, room, 254);
 }
 
+/* what a reply can carry: the kernel refuses errnos from 512 on (the caller would hang) */
+static void reply_errnos(void)
+{
+	EXPECT_EQ("EINVAL passes", ffdvb_marshal_reply_errno(EINVAL), EINVAL);
+	EXPECT_EQ("EOPNOTSUPP passes", ffdvb_marshal_reply_errno(EOPNOTSUPP), EOPNOTSUPP);
+	EXPECT_EQ("511 passes", ffdvb_marshal_reply_errno(511), 511);
+	EXPECT_EQ("vidtv's ENOTSUPP (524) -> EOPNOTSUPP", ffdvb_marshal_reply_errno(524), EOPNOTSUPP);
+	EXPECT_EQ("ERESTARTSYS (512) -> EIO", ffdvb_marshal_reply_errno(512), EIO);
+	EXPECT_EQ("EIOCBQUEUED (529) -> EIO", ffdvb_marshal_reply_errno(529), EIO);
+}
+
 int main(void)
 {
+	reply_errnos();
 	layouts();
 	compat_conversions();
 	payloads();
