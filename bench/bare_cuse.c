@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The baseline for the CUSE benchmarks: a CUSE device that does nothing but reply. Every ioctl
  * gets 0, every write is accepted whole. DMX_GET_STC (_IOWR, 16 bytes) goes through the same
  * unrestricted-ioctl retry that ffdvbd needs (fetch the argument, then answer with it), so that

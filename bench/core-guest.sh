@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The `core` benchmark suite, run as root inside the test VM by bench/run.sh:
 #   core-guest.sh BIN_DIR [SCALE]
 # Starts ffdvbd (adapter 7) and two bare CUSE devices (libfuse single- and multi-threaded loop),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Round trip and throughput of one DVB operation on several device nodes, measured side by
  * side: the targets take turns in rounds (order reversed every other round) so that a slow
  * moment of the machine hits all of them alike. Prints `figure NAME VALUE UNIT` lines.

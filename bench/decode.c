@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-bench-decode: figures of the whole playback path, in-process (card write path ->
  * repacker -> rings -> decoder threads -> presenter -> headless output), no kernel involved.
  *

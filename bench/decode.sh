@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/run.sh decode: the whole playback path (188-byte TS writes through the card API, the
 # decoder threads, the presenter, the headless output; in-process) against
 # `ffmpeg -threads 1 -i SAME -f null -`, measured in this run on a 5 Mbit/s SD MPEG-2 + MP2

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The `osd` benchmark suite, run as root inside the test VM by bench/run.sh:
 #   osd-guest.sh BIN_DIR [SCALE]
 # Starts ffdvbd (adapter 6, headless output) and runs ffdvb-bench-osd against its osd0: the

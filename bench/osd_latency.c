@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-bench-osd: OSD figures through the real device (run inside the VM by bench/run.sh osd).
  *
  *   ffdvb-bench-osd ADAPTER ITERATIONS

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: bench/run.sh SUITE
 # Runs one benchmark suite and prints one line per figure on stdout: `figure NAME VALUE UNIT`.
 # A comparison is a figure with unit `ratio`, computed from figures measured in the same run.

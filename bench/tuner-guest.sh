@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The `tuner` benchmark suite, run as root inside the test VM by bench/run.sh:
 #   tuner-guest.sh BIN_DIR SCALE VIDTV_DIR|- STREAM|-
 # dvr0 (VIDTV_DIR, built by scripts/vm/build-vidtv.sh; - leaves it out): loads vidtv, starts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-bench-tuner: the cost of reading dvr0 through ffdvb's tuner forwarding (bench/run.sh
  * tuner, in the VM, over vidtv).
  *

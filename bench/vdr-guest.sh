@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The `vdr` benchmark suite, run as root inside the test VM by bench/run.sh:
 #   vdr-guest.sh BIN_DIR SCALE VIDEO_DIR
 # Unmodified VDR 2.6 + dvbsddevice -o on ffdvbd (headless), set up as tests/vm/vdr.sh does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-bench-zap: zap time with the file tuner (bench/run.sh tuner, in the VM): from
  * FE_SET_PROPERTY(DTV_TUNE) on the emulated frontend0 to the first picture the decoder shows.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: scripts/demo.sh [OUTDIR]                                           (as root)
 # A first run for newcomers: builds ffdvb if needed, makes a short test stream with the ffmpeg
 # tool, starts ffdvbd, and plays the stream through the real device nodes with ffdvb-play (as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # gen-streams.sh OUTDIR NAME...: makes the named test streams in OUTDIR with the ffmpeg CLI
 # (lavfi sources, bit-exact flags), each only if it is not there yet (written to a temporary
 # name, then renamed), and prints the path of each. `gen-streams.sh --help` lists the names.

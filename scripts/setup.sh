@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install every Debian 12 package that building ffdvb, running ffdvbd and running the whole
 # test suite (including the real-kernel VM tests) need. Idempotent; run as root.
 set -eu

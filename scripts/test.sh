@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: scripts/test.sh      (from anywhere; CI runs it through .ci/run)
 # The whole test suite: configures and builds build/ (normal) and build-asan/ (AddressSanitizer
 # and UBSan), runs every test of build/ (unit tests and the real-kernel VM tests) and the unit

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: scripts/vm.sh 'SHELL COMMAND'      (or: scripts/vm.sh PROGRAM ARG...)
 #
 # Runs the command as root inside a throw-away qemu VM that boots Debian's installed kernel

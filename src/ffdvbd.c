@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd: emulated av7110 full-featured adapters, one per [adapterN] section of the config
  * file (or adapter 0, or --adapter N). Builds for each its card, one CUSE device per node and
  * its control socket, waiting until every node exists with its owner and mode; then drops to

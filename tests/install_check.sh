@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install_check BUILD_DIR BINDIR MANDIR UNITDIR RULESDIR DOCDIR SYSUSERSDIR: 'cmake --install'
 # into a temporary prefix, then check that every file landed, that the example config is
 # accepted by the installed daemon, that the man pages render without a groff warning, that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb card: one emulated full-featured adapter, its shared state (per card, never per file,
  * as on av7110) and the semantics of its nodes video0, audio0, osd0, demux0 and frontend0
  * (../shared/ref/av7110-api.md). It implements struct ffdvb_node_ops for each node and knows

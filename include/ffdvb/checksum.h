@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb checksum: FNV-1a over a byte range. The card records it for payloads that crossed the
  * transport (still pictures, OSD data) and the conformance tool computes it on its side, so a
  * test can prove that a large ioctl payload arrived whole. Not for security. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb CUSE transport: one CUSE device per node, driven from a libevent loop. It dispatches
  * open/release/read/write/ioctl/poll to a struct ffdvb_node_ops, marshals ioctl arguments
  * (32-bit layouts, embedded pointers, payloads larger than one CUSE transfer), keeps blocked

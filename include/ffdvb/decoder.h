@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb decoder: the firmware's decoder side of one card. It takes the repacked PES packets the
  * card's rings hand out, decodes them (src/decoder/es.h) on one thread per stream, and presents
  * pictures and sound on the card's output (include/ffdvb/output.h) from a presenter thread that

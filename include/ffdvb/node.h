@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb node interface: what a character-device node offers to a transport. The card
  * (src/card) implements it for video0, audio0, osd0, demux0 and frontend0; the CUSE transport
  * (src/cuse) calls it and knows nothing else of DVB state.

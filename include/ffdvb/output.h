@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb output: where presented pictures and sound go. One output per card, driven by the
  * decoder's presenter thread (src/decoder), which decides *when* to show a picture and how much
  * sound to queue; the output only shows, plays, keeps time and captures.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb TS helpers for clients that write transport streams the way VDR does (one 188-byte
  * packet per write, video PIDs to video0, audio PIDs to audio0): which decoder a packet's PID
  * feeds, learnt from the stream id of the PES that a payload_unit_start packet begins. Header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb tuner: what stands behind the emulated card's frontend0, demux0 and dvr0 (src/frontend).
  * A tuner is opened from a spec string and then looks like the three kernel devices of a budget
  * adapter: the card opens them once per client open and forwards the client's calls, so that a

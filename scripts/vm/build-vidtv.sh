@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: scripts/vm/build-vidtv.sh [OUTDIR]
 #
 # Builds the kernel's vidtv DVB test driver (a virtual budget card: frontend0, demux0, dvr0)

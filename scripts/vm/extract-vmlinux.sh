@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: extract-vmlinux.sh /boot/vmlinuz-KVER OUT
 # Unpack the ELF kernel from a compressed bzImage (xz or zstd). Under TCG, qemu boots that ELF
 # directly through its PVH note and skips the decompressor, which takes ~4.5 s emulated.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Stage 2: PID 1 in the guest after switch_root onto the host's root (prepared by
 # initrd-init.sh; fuse and cuse are already loaded, so /dev/cuse exists). Run the command vm.sh
 # wrote to $vm_out/.vm/cmd, store its exit status there and power off. vm.sh copies this file

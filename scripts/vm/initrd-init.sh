@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Stage 1: PID 1 in the initramfs, busybox only. Debian's kernel has 9p, virtio-pci, overlayfs
 # and CUSE as modules: load them, mount the host's / (read-only 9p) under a tmpfs overlay, mount
 # the results share at the same path as on the host, prepare /dev, /proc, /sys and /run, and hand

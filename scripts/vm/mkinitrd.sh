@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: mkinitrd.sh KVER OUT.cpio.gz
 # A ~1.6 MB initramfs: static busybox, the modules needed to mount a 9p root with an overlay
 # and to serve CUSE devices (decompressed, in load order), and initrd-init.sh as /init.

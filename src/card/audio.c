@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* audio0 (§2.3, §5): exactly one opener, a writer. */
 #include <errno.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private state of the emulated card (src/card only). All state is per card, never per file, as
  * on av7110 (../shared/ref/av7110-api.md §3); a file only remembers its node, access mode and,
  * on demux0, its own filter. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The glue between the card and its decoder (include/ffdvb/decoder.h): whole packets go from the
  * rings to the decoder as the firmware took them (audio first; video withheld while frozen;
  * nothing from a ring whose stream does not play), the play state goes over after every ioctl

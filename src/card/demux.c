@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* demux0: the dvb-core dmxdev behaviour an application of the card sees (§8, clients.md §1.3):
  * one filter per open file, one decoder feed per pes_type per card, DMX_GET_STC. Data comes from
  * the tuner (include/ffdvb/tuner.h): each client file has a tuner demux file. A tuner with a

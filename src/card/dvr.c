@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dvr0: the tuner's dvr device (TS of the DMX_OUT_TS_TAP filters; TS written goes into the
  * demux), one tuner file per client file. dmxdev's only ioctl here is DMX_SET_BUFFER_SIZE. */
 #include <errno.h>

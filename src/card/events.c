@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The video event queue (§9.4): 8 slots, at most 7 pending; when full the oldest event is
  * dropped and the next VIDEO_GET_EVENT reports EOVERFLOW once. */
 #include <errno.h>

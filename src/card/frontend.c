@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* frontend0: the tuner's frontend (include/ffdvb/tuner.h), one tuner file per client file. The
  * card only keeps dvb_frontend's open counting (card.c); everything else, the one-writer rule
  * for set calls included, is the tuner's, so that a real budget frontend answers with its own

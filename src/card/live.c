@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Live decoding from the demux (av7110 with VIDEO/AUDIO_SELECT_SOURCE DEMUX): when a client
  * starts a decoder feed (pes_type VIDEO/AUDIO with output DMX_OUT_DECODER), the firmware takes
  * that PID from its demux. Here the card opens a demux file of its own on the tuner with a TS

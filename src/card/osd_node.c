@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* osd0 (§2.4, §7): OSD_SEND_CMD through the OSD model (src/osd: argument checks, windows,
  * pixels), a record of the last payload, OSD_GET_CAPABILITY, and no read/write/poll of its own. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host -> decoder playback (§4.4 start_play / av_stop). Without a decoder (flow-control tests),
  * a drain at a steady rate and a 90 kHz counter stand in for its consumption and its STC. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb_card_status: the card as the control socket reports it (JSON keys fixed in
  * notes/common.md; the conformance tool and the VM tests read them). */
 #include <errno.h>

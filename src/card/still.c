@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* VIDEO_STILLPICTURE (§4.4, §9.5): the raw video elementary stream is queued behind a synthetic
  * unbounded PES header, n = 400000 / size + 1 times, so that the decoder pipeline is pushed
  * through. The caller blocks until everything is queued; O_NONBLOCK is ignored.

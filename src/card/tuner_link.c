@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The card's side of its tuner (include/ffdvb/tuner.h): each client file of frontend0, demux0
  * and dvr0 has a tuner file of its own, opened with the client's flags, so that open rules,
  * errno and data are the tuner's. The tuner's wake-ups become the node's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* video0 (§2.2, §4): one writer and five read-only openers sharing the card's video state. */
 #include <errno.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The memory data path of video0/audio0 (§4.1, §5.1): TS or PES detection per write() call,
  * the free-space conditions, chunking and partial counts. Blocking is the transport's job:
  * we return a short count or -EAGAIN and it waits for a wake-up. */

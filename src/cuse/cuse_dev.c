@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One CUSE device: session set-up, the libevent read callback, waiting for the node to appear,
  * wake-ups and teardown.
  *

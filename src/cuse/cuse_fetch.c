@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Caller memory reads with process_vm_readv(2). */
 #include "cuse_fetch.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading a caller's memory for ioctl payloads with process_vm_readv(2): large still pictures
  * and OSD blocks exceed what one CUSE ioctl retry can carry (32 pages, 256 iovecs), and a bad
  * pointer must reach the node as data_fault (OSD answers EINVAL, not EFAULT). Needs ptrace

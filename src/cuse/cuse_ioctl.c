@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CUSE ioctl handling (CUSE_UNRESTRICTED_IOCTL): gets the argument the way dvb-core does,
  * follows embedded pointers, converts 32-bit layouts, calls the node and copies results out.
  *

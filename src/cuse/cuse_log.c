@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Messages of the CUSE transport, prefixed with the device name. Requests refused because of
  * what a client sent are rate-limited: a misbehaving client must not flood the log. */
 #include "cuse_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CUSE request handlers (open, release, read, write, poll) as thin shims onto the node ops,
  * plus the requests that wait: kept in a FIFO per device, retried in order after a wake-up,
  * answered with EINTR semantics after a FUSE interrupt or when their file goes away. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One emulated adapter: card + nodes + control socket (adapter.h). */
 #include "log.h"
 #include "adapter.h"

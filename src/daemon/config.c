@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd.conf: sections and keys onto struct ffdvbd_options (config.h). */
 #include "config.h"
 

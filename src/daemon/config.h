@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd.conf(5): the [daemon] section (user, control-dir, log-level, foreground) and one
  * [adapterN] section per emulated adapter, read with the INI reader of ini.h. */
 #ifndef FFDVBD_CONFIG_H

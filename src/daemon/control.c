@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Control socket: accept, read one command line, answer with the card's status, close; with
  * the limits of control.h on clients, waiting answers and trace listeners. */
 #include "log.h"

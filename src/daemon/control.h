@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The control socket of ffdvbd: a unix stream socket; a client writes one command line
  * ("status" or "status --json"), the daemon writes the answer and closes. Answers to unknown
  * commands start with "error: ". Runs on the daemon's event loop. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The INI reader of ffdvbd.conf (ini.h). */
 #include "ini.h"
 

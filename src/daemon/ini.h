@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A tight INI reader for ffdvbd.conf(5). What it accepts, and nothing more:
  *   [section]        a section line (blanks around the name are dropped)
  *   key = value      blanks around key and value are dropped; the value may be empty and may

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ioctl table (ioctl_table.h): per node, in request order as av7110-api.md §1 lists them.
  * Change a row here when the card's behaviour changes: test_ioctl_card holds the card to it,
  * test_ioctl_matrix holds README.md to it. */

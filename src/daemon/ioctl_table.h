@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every ioctl request ffdvb knows, per node: its name, number and what ffdvb does with it.
  * The one table behind the trace's request names (trace.c), the support matrix that
  * `ffdvbctl ioctls` prints and README.md carries (test_ioctl_matrix compares them), and

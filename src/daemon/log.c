@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Levels and repeat counting of ffdvbd's messages (log.h). */
 #include "log.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd's messages: "ffdvbd: TEXT" lines on stderr (the journal under systemd), filtered by
  * level (-q, -v, -vv / log-level=), with repeated messages rate-limited: the first one is
  * printed, the same text again within FFDVBD_LOG_WINDOW_MS is only counted, and the count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Screenshot, record and decoder statistics over the control socket (media.h). */
 #include "media.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Control-socket commands about what is on screen (control.c hands them over):
  *   screenshot       -> the composited picture as PNG bytes (ffdvbctl writes the file with the
  *                       caller's own rights; the daemon writes nothing where a client says)

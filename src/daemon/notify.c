@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sd_notify protocol: see notify.h. */
 #include "notify.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* systemd's readiness protocol (sd_notify) by hand, without libsystemd: one datagram per
  * message to the unix socket named by $NOTIFY_SOCKET ('@' = abstract namespace). Outside
  * systemd the variable is unset and every call is a no-op. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd command line (getopt_long) over the config file over the defaults (options.h). */
 #include "options.h"
 

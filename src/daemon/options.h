@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd's settings: the command line (ffdvbd(8)) over the config file (ffdvbd.conf(5)) over
  * the defaults. Parsing only: no side effects but reading the config file. */
 #ifndef FFDVBD_OPTIONS_H

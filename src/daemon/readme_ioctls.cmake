@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cmake -DFFDVBCTL=PATH -DREADME=PATH -P readme_ioctls.cmake: replaces the ioctl support matrix
 # in README.md (the lines between the ioctl-matrix markers) with `ffdvbctl ioctls --markdown`,
 # the table the daemon uses (ioctl_table.c). Run through the target 'readme-ioctls';

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SIGHUP: the config file read again (reload.h). */
 #include "reload.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SIGHUP: ffdvbd re-reads its config file. The command line is parsed again with the config
  * file as it is now (so the command line still wins), and the result is compared with the
  * running settings: what can change at run time is applied (the log level: log-level=, which

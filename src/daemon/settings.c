@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd's settings by name (settings.h). */
 #include "settings.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The settings of ffdvbd by name: one table serves the config file's keys and the command
  * line's options, so that both accept and refuse the same values with the same words. */
 #ifndef FFDVBD_SETTINGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The synthetic /sys/class/dvb (sysfs_view.h): for VDR's dvbsddevice probe (dev, device/ with
  * an av7110 subsystem id) and for libdvbv5's tools, which find devices through libudev: uevent
  * with the DVB_* keys dvb-core sends, a subsystem link in each entry, and a parent with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The synthetic /sys/class/dvb that lets unmodified VDR + dvbsddevice accept an emulated
  * adapter (docs/vdr.md). The plugin only takes a device whose frontend's sysfs entry (found by
  * its MAJ:MIN under /sys/class/dvb) carries an av7110 PCI subsystem id; CUSE nodes live in class

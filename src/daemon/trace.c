@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The call trace (trace.h). Listeners are control-socket connections; with none the layer only
  * forwards. Waiting calls (a blocked write, VIDEO_GET_EVENT without an event) are written once,
  * as "waits", and again when they complete. */

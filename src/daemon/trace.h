@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd's call trace (ffdvbctl trace): a layer of node operations between the CUSE transport
  * and the card that forwards every call and, while someone listens on the control socket,
  * writes one line per open, close, read, write, ioctl and poll-mask change: the node, the

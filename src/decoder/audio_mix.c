@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Channel selection, volume and mute on the interleaved stereo S16 samples the output plays. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private state of the decoder (src/decoder): the input queues the card fills, one decoding
  * thread per stream (stream_thread.c), the decoded queues, and the presenter thread
  * (presenter.c) that owns the output and the clock. One mutex guards everything shared; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The decoder's public face (include/ffdvb/decoder.h): threads, the card-facing queues, state
  * hand-over and read-back. Timing lives in presenter.c, decoding in stream_thread.c + es*.c. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The elementary-stream object: takes repacked PES packets, checks and strips their header,
  * routes the payload by stream id (video 0xE0-0xEF; MPEG audio 0xC0-0xDF; private stream 1
  * 0xBD) and hands the PES PTS on with it. Drain, reset and the key-frames-only switch. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ffdvb_es: the elementary-stream decoding layer (es.h), included from this directory's
 # CMakeLists.txt. libavcodec parsers/decoders, libswresample for audio, libavfilter (bwdif).
 # GLOBAL imported targets: src/CMakeLists.txt (ffdvbd-asan) and tests/unit link them too.

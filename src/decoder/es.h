@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Elementary-stream decoding (src/decoder private): one object per stream (video or audio) that
  * takes the repacked PES packets the card hands out (≤ 2048 bytes, full PES header, as in the
  * card's rings) or a raw elementary stream (VIDEO_STILLPICTURE), finds the codec from the data,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Audio: MPEG audio payloads into the parser, and every decoded frame converted with
  * libswresample to what the output plays (FFDVB_AUDIO_RATE, FFDVB_AUDIO_CHANNELS interleaved
  * S16): mono goes to both channels at full level, more channels are downmixed by swr's matrix.

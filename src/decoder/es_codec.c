@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libavcodec's part of a stream: the parser that splits the elementary stream into access
  * units (av_parser_parse2, which also carries each PES PTS to the unit it belongs to) and the
  * decoder. The decoder is opened when the first unit comes out of the parser (video picks its

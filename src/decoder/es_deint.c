@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Deinterlacing with libavfilter's bwdif, one picture out per picture in (mode send_frame),
  * only pictures flagged interlaced are touched (deint=interlaced). The graph is built at the
  * first interlaced picture and rebuilt when size or format change; it holds one picture back

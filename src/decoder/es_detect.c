@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Codec detection from the first payload bytes: just enough of a peek to pick a decoder (MPEG
  * sequence header, H.264 SPS, MPEG audio frame header, IEC 61937 preamble). Splitting the
  * stream into units is the libavcodec parsers' job. */

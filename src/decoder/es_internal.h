@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private state of the elementary-stream layer (es.h), shared by the es*.c files:
  *   es.c         the object, PES unwrap, routing by stream id, drain/reset
  *   es_detect.c  codec detection from the first payload bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private stream 1 (0xBD): what follows the PES header decides the format.
  *  - 0B 77: AC-3/E-AC-3 frames directly (DVB); later PES need not start on a frame.
  *  - 0x80-0x87: DVD AC-3 substream: id, frame count, 2-byte first access unit offset, AC-3.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Video units and frames: the decoder's thread count (from the picture size the parser saw),
  * a drain when the picture size changes so that no picture of the old size is lost,
  * key-frames-only mode, pts continuation for pictures without a PTS, and what es_frame_info

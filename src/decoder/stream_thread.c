@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One decoding thread per stream: takes packets from the input queue the card fills, decodes
  * them through es.h and queues the frames for the presenter, waiting while that queue is full
  * (this is what paces the writers). A clear bumps the stream's serial: work begun before it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* PTS unwrapping and discontinuity absorption per stream (dec_internal.h). */
 #include "dec_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared between the repacker's files (src/demux only). */
 #ifndef FFDVB_REPACKER_INTERNAL_H
 #define FFDVB_REPACKER_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Output side of the repacker (ref/av7110-api.md §6.1): packets of at most 2048 bytes. The
  * original header (with PTS/DTS) opens the first fragment; continuation fragments get a minimal
  * header without time stamps (MPEG-2: 0x80 0x00 0x00, MPEG-1: 0x0F). Every output packet

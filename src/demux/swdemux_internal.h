@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private state of the software demux (swdemux*.c). */
 #ifndef FFDVB_SWDEMUX_INTERNAL_H
 #define FFDVB_SWDEMUX_INTERNAL_H

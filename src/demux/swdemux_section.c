@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Section filters of the software demux: reassembly across TS packets (pointer_field, several
  * sections per packet, stuffing), dvb_demux's filter/mask/mode match, DMX_CHECK_CRC and
  * DMX_ONESHOT. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dvbv5-daemon's remote protocol, client side (see dvbv5_wire.h for the wire format and the
  * daemon's rules). No threads: calls wait for their reply with poll() and dispatch what comes
  * meanwhile; the receive buffer holds at most one incomplete frame between calls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A client of dvbv5-daemon's remote protocol (v4l-utils 1.22.1, Debian 12), written from the
  * wire format alone: it does not use libdvbv5's remote client, whose receive thread aborts on
  * answers whose length has a byte >= 0x80 (docs/tuner.md, "remote:").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The emulated frontend (fe_emul.h): what src/card/frontend.c did for the tuner-less card, plus
  * dvb_frontend's event queue, lock status, legacy FE_SET/GET_FRONTEND and statistics. */
 #include <errno.h>

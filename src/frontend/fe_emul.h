@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An emulated frontend with dvb_frontend's rules (property cache, legacy calls, event queue,
  * one writer): the tuner-less card frontend of before, now shared by the none and file tuner
  * backends. The backend decides what a tune does (fe_emul_ops.tune) and sets the status. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tuner front door: picks the backend named by the spec's prefix and forwards to it. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The dvb: tuner: a real budget adapter on this machine (dvb:ADAPTER[.FRONTEND]). Every client
  * file gets its own real file of the same device, opened with the client's access mode; every
  * call goes to it raw, so semantics and errno are the kernel's own. The devices are located

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file tuner (include/ffdvb/tuner.h, "file:CHANNELS"): a tune to a channel file entry's
  * frequency locks when the entry's TS file can be read, and the paced player then feeds that
  * file into the software demux that serves demux0 and dvr0. The none tuner (tuner_none.c) is

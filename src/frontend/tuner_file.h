@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file-backed tuner (tuner_file*.c) and the none tuner (tuner_none.c, the same machinery
  * without channels): emulated frontend (fe_emul), software demux (swdemux), paced player. */
 #ifndef FFDVB_TUNER_FILE_H

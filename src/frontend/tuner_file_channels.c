@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The channel file of the file tuner: a libdvbv5 DVBv5 channel file (read by libdvbv5, as
  * dvbv5-zap reads it). libdvbv5 ignores keys it does not know, so an entry names its TS file
  * with an extra "FILE = path" line (relative to the channel file's directory), which we read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file tuner's player: reads a TS file and hands its packets to the demux at the pace of
  * its PCR (wall clock, libevent timers on the tuner's base), looping forever. Lost sync and a
  * truncated tail are skipped and counted; a stream without PCR goes at FT_DEFAULT_BITRATE. */

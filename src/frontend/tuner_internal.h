@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Backends behind include/ffdvb/tuner.h. tuner.c parses the spec, picks a backend and forwards
  * every public call to its ops; a backend embeds struct ffdvb_tuner / ffdvb_tuner_file as the
  * first member of its own structs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The none tuner: no hardware. The emulated frontend announces cable, terrestrial and
  * satellite (so that any channel list can be "tuned"), accepts every tune and never locks;
  * demux0 and dvr0 run the software demux, which never gets a packet. */

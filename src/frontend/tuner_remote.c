@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The remote: tuner: a budget adapter behind dvbv5-daemon (remote:HOST:PORT[:A[.F]]), spoken to
  * with our own client of its wire protocol (dvbv5_wire.c), not libdvbv5's remote client, which
  * aborts the process and loses the frontend parameters in Debian's 1.22.1 (docs/tuner.md).

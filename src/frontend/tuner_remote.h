@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The remote: tuner's internals, shared by tuner_remote.c (the connection, files, demux, data)
  * and tuner_remote_fe.c (frontend calls mapped onto dvbv5-daemon's frontend commands). Both
  * speak the daemon's wire protocol through dvbv5_wire.c, not through libdvbv5's remote client

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The remote: tuner's frontend: a client's calls mapped onto dvbv5-daemon's frontend commands
  * (the protocol carries no raw ioctl):
  *   FE_GET_INFO, DTV_ENUM_DELSYS  what the daemon logged when it opened the frontend (name,

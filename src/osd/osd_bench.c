@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-osd-bench: in-process cost of the OSD model, no CUSE, no output (bench/run.sh osd
  * measures the real path). Prints `figure NAME VALUE UNIT` lines:
  *   osd_model_setblock_720x576_us  one full-screen 8-bit OSD_SetBlock into the model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Drawing into one window's pixel indices. Every primitive clips to the window in 64-bit
  * arithmetic, so any int32 coordinates from a client are safe; a window without pixels (not
  * open, or a raw type) ignores them. Indices are stored masked to the window's depth. */

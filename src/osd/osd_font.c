@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* OSD_Text fonts: PSF console fonts (PSF1 and PSF2, gzip'ed or not) as Debian ships them in
  * console-setup-linux (/usr/share/consolefonts). The firmware's own fonts are unknown (§7.2),
  * so fonts 0..3 are the VGA fonts of the Latin-1/-9 set in 8x8, 8x14, 8x16 and 16x32. Bytes of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private state of the OSD model (src/osd only). */
 #ifndef FFDVB_OSD_INTERNAL_H
 #define FFDVB_OSD_INTERNAL_H

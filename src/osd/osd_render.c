@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Composition of the visible windows into the 720x576 ARGB plane. Windows are placed at their
  * absolute position and clipped to the screen; window 7 is on top of 6 and so on. Where
  * windows overlap, the highest window whose pixel is not transparent wins (no blending between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The real-time clock of the outputs that are not on a virtual clock. */
 #include <errno.h>
 #include <time.h>

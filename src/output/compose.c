@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The compositor for screenshots and the headless sink: the picture scaled into the TV screen
  * with the aspect rules of VIDEO_SET_FORMAT / VIDEO_SET_DISPLAY_FORMAT, and the OSD plane
  * alpha-blended over it. The output raster is the whole TV screen (4:3 or 16:9, whatever its

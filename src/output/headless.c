@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The headless sink ("none"): shows nothing, converts nothing (the compositor runs only for a
  * screenshot), and keeps time on the monotonic clock or on a virtual clock that jumps to
  * whatever time the presenter waits for. Sound goes to the virtual device of vaudio.c. */

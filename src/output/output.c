@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The output's generic layer: configuration and backend choice, the last picture and the OSD
  * plane (shared with screenshots from any thread), the record, and dispatch to the backend. */
 #include <errno.h>

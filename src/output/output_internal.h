@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Inside src/output: the output object shared by the generic layer (output.c) and the backends
  * (headless.c, sdl*.c, drm.c), plus the helpers they share (compose.c, png.c, vaudio.c, record.c). */
 #ifndef FFDVB_OUTPUT_INTERNAL_H

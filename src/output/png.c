@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* PNG files of the composited picture, encoded by libavcodec's PNG encoder. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The headless record: one line per picture shown and per sound chunk queued, and every sound
  * sample, for tests and tools. Its own lock: written by the owner thread, read from any. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The SDL2 backend: a window, a fullscreen desktop window, or the console through SDL's KMSDRM
  * driver. The picture goes to the GPU in its own YUV layout where SDL has a texture for it
  * (IYUV, NV12) and is scaled and cropped by the renderer through rectangles from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Inside the SDL backend: its state, shared by sdl.c (window, renderer, clock) and
  * sdl_audio.c (the sound device, also drm.c's). */
 #ifndef FFDVB_SDL_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The virtual sound device: a queue drained at FFDVB_AUDIO_RATE samples per second of the
  * output clock while not paused. Exact in whole samples: the count consumed is always
  * floor(elapsed * rate) since the last anchor, and queuing more does not move the anchor

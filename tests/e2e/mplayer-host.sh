@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: mplayer-host.sh BINDIR STREAMDIR
 # Host side of the MPlayer test: makes a 20 s 352x288 MPEG-2 + MP2 program stream (ffmpeg,
 # -f vob; video at 200 kbit/s, light enough for a TCG guest's CUSE round trips; the sound

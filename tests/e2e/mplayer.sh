@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: mplayer.sh BINDIR STREAMDIR                    (inside the VM, as root: scripts/vm.sh)
 # Unmodified MPlayer 1.5 on the emulated adapter: `mplayer -vo mpegpes -ao mpegpes -vc mpegpes`
 # plays an ffmpeg-made MPEG-2 + MP2 program stream (video passed through as PES, sound decoded

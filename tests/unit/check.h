@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The unit tests' assertions: each check is counted, a failing one prints a FAIL line with its
  * place and both values, and finish() turns the counts into the exit status. */
 #ifndef FFDVB_TEST_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared helpers of the playback tests: a card with a decoder and a headless output, the node
  * calls a client makes, writing a stream file through the card's write path (pumping the event
  * loop while the card refuses, as a blocked writer would wait), test streams made by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* demux0 (dvb-core dmxdev rules, DMX_GET_STC) and the minimal frontend0. */
 #include "test_card_util.h"
 

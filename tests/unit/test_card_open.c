@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Open counting (§2.1), the side effects of open and release (§2.2-2.4) and the status keys. */
 #include "test_card_util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* osd0 (§7.2, §7.4, §7.5): errno of every OSD_SEND_CMD command, payload checks, window
  * bookkeeping, OSD_GET_CAPABILITY, other ioctls, read/write/poll. */
 #include "test_card_util.h"

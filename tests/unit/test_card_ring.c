@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The byte ring: capacity size - 1, wrap-around of put and skip, flush. */
 #include "test_card_util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared helpers of the card unit tests: a card on a libevent base with a fake clock, counted
  * wake-up hooks, and node calls as the transport would make them. */
 #ifndef TEST_CARD_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* video0 and audio0 ioctls (§4.4, §5.3), the RO-fd rule, removed ioctls, the event queue. */
 #include "test_card_util.h"
 

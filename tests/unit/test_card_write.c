@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The memory data path: write() TS/PES detection, thresholds and partial counts (§4.1, §5.1),
  * poll masks (§4.2, §5.2), the drain and its wake-ups, VIDEO_STILLPICTURE (§4.4). */
 #include "test_card_util.h"

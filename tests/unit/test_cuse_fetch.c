@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Caller-memory reads of the CUSE transport (src/cuse/cuse_fetch.c), on this process itself:
  * blocks, strided rows without gaps, strings that end right before an unmapped page, and
  * faults reported as -EFAULT. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd's option parsing and control socket (src/daemon), on the host: no CUSE needed. The
  * control socket is driven through the event loop with a real card behind it. */
 #include <errno.h>

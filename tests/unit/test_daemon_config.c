@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd.conf: the INI reader (src/daemon/ini.c), the sections and keys (config.c,
  * settings.c), the command line over the file (options.c) and the capability set kept after
  * the privilege drop (privileges.c). Each error must name FILE:LINE and ask for exit 2. */

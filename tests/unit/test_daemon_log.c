@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd's messages (src/daemon/log.c): levels, and repeated texts counted instead of
  * printed, with "(repeated N times)" when their window passed, at a flush, or when their slot
  * is recycled. A fake clock drives the windows. */

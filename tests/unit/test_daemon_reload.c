@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SIGHUP (src/daemon/reload.c): a real SIGHUP on the event loop re-reads the config file.
  * The log level changes at once and is logged; other changes are logged as needing a restart
  * and leave the running settings alone; a config with an error changes nothing; -v/-q on the

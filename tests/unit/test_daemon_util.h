@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the daemon's unit tests: ffdvbd's command line parsed from a NULL-terminated list
  * of arguments, with no default config file. */
 #ifndef TEST_DAEMON_UTIL_H

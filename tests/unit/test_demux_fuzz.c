@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target for the repacker (also driven by test_demux_random without libFuzzer). For
  * any input: every output packet keeps the sink contract and parses as a PES header; no call
  * needs more output room than ffdvb_repacker_out_bound(); feeding whole or split at arbitrary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb_pes_header_parse: MPEG-2 and MPEG-1 headers as real muxers write them, time stamps
  * (33 bit), malformed headers, and "needs more bytes" for every prefix of a valid header. Each
  * case is parsed from an exactly sized heap copy so that AddressSanitizer sees any over-read. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs the fuzz target (test_demux_fuzz.c) over structured pseudo-random inputs with the normal
  * compiler, so that every build checks its invariants: streams of valid MPEG-1/MPEG-2 PES,
  * pack/system headers, padding and TS packets, then mutated (bytes flipped, cut, spliced). */

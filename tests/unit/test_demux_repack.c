@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The PES/PS path of the repacker (ref/av7110-api.md §6.1): what is forwarded, skipped and
  * discarded, MPlayer's split writes, fragmenting into <= 2048-byte packets, and counters. */
 #include "test_demux_util.h"

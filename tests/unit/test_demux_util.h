@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared helpers of the demux unit tests: CHECK macros, a capturing sink that validates every
  * packet it is handed, and builders for PES packets as MPlayer, VDR and DVD-style muxers write
  * them. */

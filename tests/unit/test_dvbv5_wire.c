@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/frontend/dvbv5_wire.c against a fake dvbv5-daemon on the other end of a socketpair: the
  * fake's answers are written before each call (seqs are predictable), the requests read back
  * after it. Framing, length bytes >= 0x80 both ways, request padding, seq matching, data_read

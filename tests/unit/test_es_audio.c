@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Audio through the card's path (repacker -> es) against the ffmpeg CLI's decode of the same
  * file converted to s16le 48 kHz stereo: sample count within one frame, samples equal (or a
  * small RMS difference where resampling is involved), every chunk S16/stereo/48 kHz, chunk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* avsync.ts (made for the presenter's A/V sync test) decoded by the es layer: 60 white
  * flashes and 60 tone bursts, one each per second; the pts of each flash picture and the pts
  * of the first sample of the matching burst (the MP2 decoder's 481-sample delay included, as

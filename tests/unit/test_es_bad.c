@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bad input never stops the stream: damaged PES (truncated, wrong length, garbled payload,
  * broken header), random bytes between packets and as packets, dropped TS packets (continuity
  * errors), a codec change (MPEG-2 -> H.264 -> MPEG-2), a resolution change, a 2^32 PTS jump,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target for the elementary-stream layer (es_feed_pes and what is behind it: codec
  * detection, private stream 1 substreams, IEC 61937 extraction, parsers, decoders, resampler,
  * deinterlacer). Also driven by test_es_random without libFuzzer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs the es fuzz target (test_es_fuzz.c) over structured pseudo-random inputs with the
  * normal compiler (and the sanitizer build), for a bounded time: PES packets whose payloads
  * start like the real thing (MPEG-2 sequence/picture headers, H.264 SPS, MPEG audio frames,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the es tests: streams made by scripts/gen-streams.sh in the working directory,
  * split into PES by the project's repacker and routed like the card does (0xE0-0xEF to the
  * video es, the rest to the audio es), and the ffmpeg CLI's own decode of the same file as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Video through the card's path (repacker -> es) against the ffmpeg CLI's decode of the same
  * file: every picture's framemd5, count and order, the PTS sequence (one frame period apart),
  * size, interlacing and display aspect. MPEG-2 SD in TS and PS, MPEG-1 in an MPEG-1 system

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ioctl table (src/daemon/ioctl_table.c) is honest: every row is driven into a real card
  * (with the "none" tuner behind frontend0, demux0 and dvr0) through its node operations, as the
  * transport calls them. A request marked ENOTTY or EINVAL must give exactly that errno; every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* README.md's ioctl support matrix is the daemon's table: the lines between its ioctl-matrix
  * markers must be exactly what `ffdvbctl ioctls --markdown` prints (ffdvbd_ioctl_matrix).
  * README.md's path comes from $FFDVB_README (set by ctest). Refresh a stale copy with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/daemon/notify.c: the sd_notify datagrams reach a unix datagram socket bound in a temp
  * directory (and one in the abstract namespace), $NOTIFY_SOCKET unset means no-op, and
  * $WATCHDOG_USEC/$WATCHDOG_PID are read the way systemd means them. */

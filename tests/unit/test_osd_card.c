@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The OSD through the card's osd0 (OSD_SEND_CMD as the transport delivers it) in VDR's
  * sequences (clients.md §2.8): activation (SetWindow + Clear on all 7 windows), Open hidden,
  * SetPalette with the colours used so far, SetBlock of the bitmap and of widened dirty

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* OSD model pixel tests (§7.2, §7.3): every drawing command at every depth, palette alpha
  * levels, hidden windows, move/show/hide, stacking, clipping at window and screen edges, the
  * generation counter. Each step is checked against the naive reference of test_osd_ref.h. */

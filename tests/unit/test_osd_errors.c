@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bad input to the OSD model (§7.2, §7.4): the errno av7110 gives, and nothing else changes.
  * Window numbers out of range, coordinates outside, depths not in {1,2,4,8}, palette ranges
  * past the end, NULL or unreadable data, sizes that overflow. The ASan/UBSan build runs this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target for the OSD command decoder (also driven by test_osd_random without
  * libFuzzer). The input is a sequence of OSD_SEND_CMD calls: per call one byte picks the
  * command, one byte per field picks a value (small, near the 720x576 limits, extreme, or four

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs the OSD fuzz target (test_osd_fuzz.c) over pseudo-random command sequences with the
  * normal compiler, so that every build (and the ASan/UBSan one) checks its invariants: mostly
  * well-formed commands (valid windows, sizes within 720x576, the data the transport fetches),

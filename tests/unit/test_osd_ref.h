@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The OSD tests' reference: an independent, deliberately naive model of what the screen must
  * show (one pixel at a time, every access bounds-checked, screen composed pixel by pixel from
  * the top window down), written from ref/av7110-api.md §7 and not from src/osd. Tests apply a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* OSD_Text (§7.2): x0,y0 = position, x1 = font (clamped to <= 3), color = (bg << 16) | fg, at
  * most 239 characters, clipped to the window. The glyphs are compared with bitmaps this test
  * reads itself from the same PSF console fonts (fonts 0..3 = Lat15-VGA8, -VGA14, -VGA16,

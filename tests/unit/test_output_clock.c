@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The headless output's clocks and virtual sound device: the virtual clock jumps, the device
  * consumes 48000 samples per second of output time while not paused (underrun, pause, clear),
  * the sound records say when each chunk is heard, and the real-time clock really waits. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The compositor through ffdvb_output_screenshot(): PNGs decoded back with libavcodec and
  * checked pixel by pixel against values computed here from the definitions: BT.601 YUV->RGB
  * (within 2), the OSD blend out = v*(1-a/255) + o*a/255 (exact over RGB and black video), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The OSD plane's life in the output: set_osd takes effect at the next show or refresh (the
  * screenshot shows what is on screen), osd_changed says when a refresh is due, NULL removes
  * the OSD, the plane is copied (the caller's buffer may change at once), and set_osd and

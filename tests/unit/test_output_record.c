@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The headless picture record: per shown picture its time, PTS, size, blank flag and the md5
  * of its pixels packed as ffmpeg's framemd5 packs rawvideo, checked against an md5 the test
  * computes itself plane by plane; the frame is referenced, not copied; bad frames are refused

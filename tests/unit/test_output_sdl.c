@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The SDL backend where no display exists: with SDL's offscreen (else dummy) video driver and
  * its dummy audio driver, create a window output, show pictures in the layouts uploaded as
  * they are (yuv420p, nv12) and converted (rgb24, yuv422p), the OSD texture, screenshots of

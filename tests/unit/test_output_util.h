@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers of the output tests (tests/unit/test_output_*.c): synthetic frames, the BT.601
  * YUV->RGB reference, and PNG files decoded back with libavcodec's PNG decoder. */
 #ifndef FFDVB_TEST_OUTPUT_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A/V sync through the whole path: avsync.ts (scripts/gen-streams.sh) has a white picture and a
  * 40 ms tone burst at the same PTS once a second over 60 s. The headless sink records when each
  * picture was shown and when each sound sample is heard; every flash must be shown within

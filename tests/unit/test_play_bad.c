@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bad and unusual input through the whole playback path: a resolution change mid-stream, TS
  * with lost packets (continuity errors), flipped bytes and garbage between packets, program
  * streams with truncated PES and wrong lengths, audio-only and video-only streams, a frame

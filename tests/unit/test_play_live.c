@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Real time, as a live feed arrives (VDR's Transfer Mode): the stream is written at its own rate
  * (each packet no earlier than its position in the stream's duration), and the card must never
  * refuse a write for 100 ms or more while playing (VDR clears the device then). Meanwhile

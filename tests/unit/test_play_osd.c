@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The OSD on screen, end to end: OSD_SEND_CMD through the card, rendered, handed to the decoder,
  * composited by the output, written as PNG by the screenshot path, read back with libavcodec's
  * PNG decoder and compared pixel by pixel with what the test computes from the commands'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Live decoding from the demux (av7110's DMX_OUT_DECODER path) with the file tuner: a client
  * tunes frontend0 to the channel file's entry, waits for the lock, starts a video and an audio
  * decoder feed on demux0 as szap/dvbv5-zap do, and the decoder shows the service: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test streams made at test time by scripts/gen-streams.sh (with the ffmpeg command-line tool)
  * in the working directory, and reading them back whole. Tests that need them skip (77) when
  * ffmpeg is missing. */

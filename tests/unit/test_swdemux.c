@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The software demux (src/demux/swdemux*.c) against dvb-core's dmxdev/dvb_demux rules: read
  * before start, PES/TS/section outputs, section reassembly and matching, CRC, oneshot, timeout,
  * overflow, TEI, resync. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file tuner through the public tuner API with a real libevent loop: a channel file and a
  * stream made by ffmpeg (scripts/gen-streams.sh). Tune -> events -> lock, then demux0/dvr0 data
  * paced by the PCR (checked as "never faster than the PCR", a bound a loaded machine keeps),

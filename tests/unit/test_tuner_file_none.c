@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The none tuner through the public tuner API: the tuner-less frontend the card had before
  * (ffdvb-conform's expectations), and a demux/dvr that never has data. */
 #include <errno.h>

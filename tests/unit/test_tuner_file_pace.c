@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file tuner's pacing with made-up streams: a PCR that wraps at 2^33 and then jumps ahead
  * by 10 s (a discontinuity) neither stalls nor bursts the player, and a stream without any PCR
  * goes at the default rate. The bounds leave room for a loaded machine: the player must never

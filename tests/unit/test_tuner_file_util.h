@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers of the tuner tests (test_tuner_file*.c): ioctls through the public tuner API and a
  * real libevent loop. */
 #ifndef FFDVB_TEST_TUNER_FILE_UTIL_H

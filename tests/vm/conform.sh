@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: conform.sh BINDIR [DAEMON [DAEMON-ARG...]]      (inside the VM, as root: scripts/vm.sh)
 # The daemon's life cycle around the conformance tool, on a real kernel with CUSE:
 #   start BINDIR/DAEMON (ffdvbd by default; ffdvbd-asan for the sanitizer run) on adapter 0,

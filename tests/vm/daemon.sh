@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: daemon.sh BINDIR              (inside the VM, as root: scripts/vm.sh)
 # ffdvbd as a system daemon, on a real kernel with CUSE: one daemon serving two adapters from
 # a config file, started as root and dropped to an unprivileged user.

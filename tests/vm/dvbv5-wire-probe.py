@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: dvbv5-wire-probe.py HOST PORT [ADAPTER]
 #
 # Talks dvbv5-daemon's remote protocol directly (no libdvbv5 client) to find out what the

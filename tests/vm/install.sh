@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: install.sh BUILD_DIR          (inside the VM, as root: scripts/vm.sh)
 # ffdvb installed as a package would be, then run from the installed files only:
 #   - 'cmake --install BUILD_DIR --prefix /usr/local' into the guest (its writable overlay)

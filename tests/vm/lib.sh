@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the VM test scripts (sourced, POSIX sh): PASS/FAIL counting and the summary line.
 # The sourcing script sets $script_name (for the summary) and may set $log (shown on failure).
 passed=0 failed=0

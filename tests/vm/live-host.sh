@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: live-host.sh BINDIR BUILDDIR
 # Host side of the live-decoding VM test: vidtv for the VM's kernel (scripts/vm/build-vidtv.sh,
 # cached in BUILDDIR/vidtv), then tests/vm/live.sh inside scripts/vm.sh. Exit status: live.sh's;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: live.sh BINDIR VIDTVDIR   (inside the VM, as root: live-host.sh)
 # Live decoding from the demux, the full card's path: vidtv (VIDTVDIR, built by
 # scripts/vm/build-vidtv.sh) is the real budget card, adapter 0; ffdvbd serves adapter 1 with

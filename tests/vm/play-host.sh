@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: play-host.sh BINDIR STREAMDIR [DAEMON]
 # Host side of the VM playback test: makes the stream (4 s, 352x288 MPEG-2 + MP2: light enough
 # for a TCG guest to decode in real time) and ffmpeg's per-picture MD5 list of it, then runs

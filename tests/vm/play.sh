@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: play.sh BINDIR STREAMDIR [DAEMON]              (inside the VM, as root: scripts/vm.sh)
 # Playback through the real kernel: ffdvbd (headless, recording what it presents) and the
 # ffdvb-play client, which writes a transport stream to video0/audio0 as VDR does (188-byte

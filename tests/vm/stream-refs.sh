@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: stream-refs.sh STREAMDIR NAME
 # Host side, for the VM tests that compare what ffdvbd shows with ffmpeg: makes the test stream
 # NAME in STREAMDIR (scripts/gen-streams.sh; exit 77 without the ffmpeg CLI), ffmpeg's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: tuner-host.sh BINDIR BUILDDIR [dvb|remote|file|all]
 # Host side of the VM tuner test, then tests/vm/tuner.sh inside scripts/vm.sh:
 #   dvb, remote: builds vidtv for the VM's kernel into BUILDDIR/vidtv (scripts/vm/build-vidtv.sh;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by tests/vm/tuner.sh (POSIX sh, inside the VM): lets unmodified libdvbv5 tools
 # (dvbv5-scan, dvbv5-zap) find ffdvbd's emulated adapters. libdvbv5 finds devices through udev,
 # which lists only /sys/class/dvb, and CUSE nodes live in class cuse: the tools run through

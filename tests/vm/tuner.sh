@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: tuner.sh BINDIR VIDTVDIR|- [dvb|remote|file|all] [STREAMDIR]
 #                                                     (inside the VM, as root: tuner-host.sh)
 # The tuner forwarding through the real kernel, with vidtv (built by scripts/vm/build-vidtv.sh

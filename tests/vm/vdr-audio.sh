@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-audio.sh BINDIR STREAMDIR                  (inside the VM, as root: scripts/vm.sh)
 # VDR's audio track switch in replay (setup as vdr.sh, vdr-lib.sh; clients.md §2.6): the
 # recording vdr-video-pace (vdr-host.sh) has an MP2 track of a 440 Hz tone and a Dolby (AC-3)

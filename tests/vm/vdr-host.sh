@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-host.sh BINDIR STREAMDIR [SCRIPT]
 # Host side of the VDR test: makes a VDR recording (20 s 352x288 MPEG-2 + MP2 + AC-3 made by
 # ffmpeg, VDR's layout: NAME/DATE.rec/00001.ts + info, index by 'vdr --genindex') and ffmpeg's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the VDR VM tests (sourced after lib.sh, POSIX sh; docs/vdr.md): the VM's syslog,
 # ffdvbd headless, VDR's config and VDR itself in the sysfs view, SVDRP and small probes.
 # The sourcing script sets $bin, $streams, $out, $syslog and $video (a folder of recordings);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-live-host.sh BINDIR BUILDDIR SCRIPT [ARGS...]
 # Host side of the VDR live TV tests (vdr-live.sh): builds vidtv for the VM's kernel as a real
 # budget card (scripts/vm/build-vidtv.sh, cached in BUILDDIR/vidtv); for ARGS "file", makes the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-live.sh BINDIR VIDTVDIR transfer|decoder|file [STREAMDIR]
 #                                                        (inside the VM, as root: vdr-live-host.sh)
 # Live TV with unmodified VDR 2.6 + dvbsddevice (docs/vdr.md). vidtv (VIDTVDIR, built by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-osd.sh BINDIR STREAMDIR                    (inside the VM, as root: scripts/vm.sh)
 # VDR's OSD on the emulated adapter (setup as vdr.sh, vdr-lib.sh) for the three built-in skins
 # (lcars, classic, sttng), with ffdvbd's default OSD memory (1000000 bytes: one 8-bit window)

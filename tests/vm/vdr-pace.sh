@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-pace.sh BINDIR STREAMDIR                   (inside the VM, as root: scripts/vm.sh)
 # The device paces VDR's replay (setup as vdr.sh, vdr-lib.sh): VDR writes its recording as fast
 # as video0/audio0 accept it, and the card accepts at the speed of its decoder's clock, so 60 s

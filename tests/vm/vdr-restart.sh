@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-restart.sh BINDIR STREAMDIR                 (inside the VM, as root: vdr-host.sh)
 # Bad input around unmodified VDR 2.6 + dvbsddevice -o on ffdvbd (docs/vdr.md, "Restarts"):
 #   1. VDR killed with SIGKILL while replaying: ffdvbd lives on and sees all of VDR's opens

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-speeds.sh BINDIR STREAMDIR                 (inside the VM, as root: scripts/vm.sh)
 # VDR's trick modes at each speed, judged by the pictures on screen (setup as vdr.sh,
 # vdr-lib.sh; MultiSpeedMode = 1, so each FastFwd/FastRew key press selects the next speed).

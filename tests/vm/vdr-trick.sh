@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-trick.sh BINDIR STREAMDIR                  (inside the VM, as root: scripts/vm.sh)
 # VDR's trick modes on the emulated adapter (setup as vdr.sh, vdr-lib.sh), driven over SVDRP
 # on the 15 min recording of vdr-speeds.sh (on the 60 s one, a slow guest's fast forward ran

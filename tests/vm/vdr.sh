@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr.sh BINDIR STREAMDIR                        (inside the VM, as root: scripts/vm.sh)
 # Unmodified VDR 2.6 + vdr-plugin-dvbsddevice on the emulated adapter (docs/vdr.md):
 # ffdvbd headless (--output none --record), its synthetic /sys/class/dvb view, VDR started by

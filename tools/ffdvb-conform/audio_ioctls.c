@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §5.3: every audio0 ioctl — result, errno and the reported state it changes. */
 #include <errno.h>
 #include <fcntl.h>

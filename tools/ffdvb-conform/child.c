@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Operations that may block or hang run in a child process; the parent keeps a timeout and
  * can act (drain, signal, kill) while the child waits inside the device. */
 #include <errno.h>

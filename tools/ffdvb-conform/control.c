@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ffdvbd control socket ("status --json") and the few JSON numbers the payload checks
  * compare. Not a JSON parser: the daemon's output is flat and predictable. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §8, §9.2: decoder feeds on demux0 (one per pes_type) and DMX_GET_STC; frontend0
  * answers FE_GET_INFO. */
 #include <errno.h>

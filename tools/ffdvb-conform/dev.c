@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Thin wrappers over the device system calls (results as value or -errno), the known reset
  * sequence, and memory that faults on purpose. */
 #include <errno.h>

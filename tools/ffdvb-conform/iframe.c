@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A valid MPEG-1 video elementary stream of one flat grey intra picture of any size (multiple of
  * 16), made bit by bit: sequence header, picture header, one slice per macroblock row whose
  * macroblocks code each block as DC difference 0 and end-of-block, and a sequence end code.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-conform: command line, group selection, per-group watchdog. */
 #include <errno.h>
 #include <fcntl.h>

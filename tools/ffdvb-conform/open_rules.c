@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §2: open counting, what opening and releasing a node changes, and the file operations
  * the nodes do not have (read, write on the wrong fd, lseek, mmap). */
 #include <errno.h>

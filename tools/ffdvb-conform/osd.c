@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §7: osd0 commands (result and errno of each), pointer handling per command, and
  * OSD_GET_CAPABILITY. Window contents are not visible from user space. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §10.2, §11: ioctls whose payload is far bigger than one CUSE ioctl transfer — a 1 MB
  * VIDEO_STILLPICTURE and full-screen OSD_SetBlock. With --control the daemon's checksums of
  * what it received (status --json: last_still, last_osd_data) must equal ours. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §4.2, §5.2: poll() masks with and without playback and the wake-ups on drain and
  * flush; §4.4, §9.4: the VIDEO_GET_EVENT queue. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §1 (RO rule) and §10.3: on a video0 fd opened O_RDONLY every ioctl except
  * VIDEO_GET_STATUS, VIDEO_GET_EVENT and VIDEO_GET_SIZE fails with EPERM, unknown ones
  * included; only dvb-core's copy of a sized argument (EFAULT) comes first. */

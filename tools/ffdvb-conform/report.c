@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Check result lines and the final count. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Robustness (run on request): random requests with a fixed seed, unmapped argument pointers
  * for every sized request number, out-of-range values, huge sizes, clients killed while the
  * device holds a blocked call, and 50 clients opening and closing concurrently. After each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test data the av7110 repacker accepts (bounded PES, TS carrying bounded PES) and raw
  * elementary-stream bytes for still pictures; filling a ring until the device refuses. */
 #include <errno.h>

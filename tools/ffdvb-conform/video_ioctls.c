@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §4.4: every video0 ioctl on a writer fd — result, errno and the reported state it
  * changes, for DEMUX and MEMORY source, stopped / playing / frozen. */
 #include <errno.h>

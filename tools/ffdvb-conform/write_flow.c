@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Spec §4.1, §5.1, §6: write() on video0/audio0 — source check, TS/PES detection per call,
  * free-space thresholds of both rings, partial counts, waking a blocked writer by draining,
  * and signals during a blocking write. Nothing drains while no playback runs (or while

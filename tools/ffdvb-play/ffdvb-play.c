@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-play: a minimal client of a full-featured DVB adapter, as VDR drives it in replay: it
  * opens video0 and audio0, selects memory playback, plays a transport stream file with one
  * 188-byte write per packet (video PIDs to video0, audio PIDs to audio0, blocking, so the device

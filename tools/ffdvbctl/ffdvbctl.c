@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbctl: talks to a running ffdvbd over its control socket.
  *   ffdvbctl [--adapter N | --control PATH] status [--json]
  *   ffdvbctl [...] screenshot FILE.png   the composited picture on screen, as PNG

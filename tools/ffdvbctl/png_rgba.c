@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A minimal PNG writer for ffdvbctl osd-dump: 8-bit RGBA, no filtering, deflated with zlib. */
 #include "png_rgba.h"
 

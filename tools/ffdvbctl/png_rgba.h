@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* png_rgba.c: ARGB words (0xAARRGGBB) to an RGBA PNG file. */
 #ifndef FFDVBCTL_PNG_RGBA_H
 #define FFDVBCTL_PNG_RGBA_H
