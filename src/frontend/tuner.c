@@ -127,3 +127,20 @@ int ffdvb_tuner_status_json(struct ffdvb_tuner *t, char *buf, size_t len)
 {
 	return t->ops->status_json(t, buf, len);
 }
+
+void tuner_json_str(char *out, size_t n, const char *s)
+{
+	size_t j = 0;
+
+	for (; s && *s && j + 7 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			j += (size_t)snprintf(out + j, n - j, "\\%c", c);
+		else if (c < 0x20)
+			j += (size_t)snprintf(out + j, n - j, "\\u%04x", c);
+		else
+			out[j++] = (char)c;
+	}
+	out[j] = 0;
+}

@@ -437,11 +437,14 @@ static int dvb_status_json(struct ffdvb_tuner *t, char *buf, size_t len)
 		nfiles++;
 		gone += df->fd < 0;
 	}
+	char spec[512];
+
+	tuner_json_str(spec, sizeof(spec), t->spec);
 	return snprintf(buf, len,
 			"{\"spec\":\"%s\",\"present\":%s,\"locked\":%s,\"adapter\":%u,"
 			"\"frontend\":%u,\"open_files\":%u,\"vanished_files\":%u,\"opens\":%lu,"
 			"\"vanished\":%lu}",
-			t->spec ? t->spec : "", present ? "true" : "false",
+			spec, present ? "true" : "false",
 			present && dt->locked ? "true" : "false", dt->adapter, dt->frontend,
 			nfiles, gone, dt->opens, dt->vanished);
 }

@@ -354,32 +354,15 @@ unsigned int ft_poll(struct ffdvb_tuner_file *ff)
 }
 
 /* JSON string body: the spec and paths come from the command line, escape them anyway */
-static void json_str(char *out, size_t n, const char *s)
-{
-	size_t j = 0;
-
-	for (; s && *s && j + 7 < n; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			j += (size_t)snprintf(out + j, n - j, "\\%c", c);
-		else if (c < 0x20)
-			j += (size_t)snprintf(out + j, n - j, "\\u%04x", c);
-		else
-			out[j++] = (char)c;
-	}
-	out[j] = 0;
-}
-
 int ft_status_json(struct ffdvb_tuner *tt, char *buf, size_t len)
 {
 	struct ft_tuner *t = ft_of(tt);
 	const struct ffdvb_swdemux_stats *st = ffdvb_swdemux_stats(t->dmx);
 	char spec[512], file[512], name[256];
 
-	json_str(spec, sizeof(spec), tt->spec);
-	json_str(file, sizeof(file), t->tuned ? t->tuned->file : "");
-	json_str(name, sizeof(name), t->tuned ? t->tuned->name : "");
+	tuner_json_str(spec, sizeof(spec), tt->spec);
+	tuner_json_str(file, sizeof(file), t->tuned ? t->tuned->file : "");
+	tuner_json_str(name, sizeof(name), t->tuned ? t->tuned->name : "");
 	return snprintf(buf, len,
 			"{\"spec\":\"%s\",\"present\":true,\"locked\":%s,\"frequency\":%" PRIu32
 			",\"delivery_system\":\"%s\",\"channels\":%u,\"channel\":\"%s\","

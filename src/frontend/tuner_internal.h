@@ -38,6 +38,10 @@ struct ffdvb_tuner_file {
 	void *wake_ctx;
 };
 
+/* s as the inside of a JSON string (quotes, backslashes and control characters escaped),
+ * truncated to fit out[n]; NULL is "". For the status of specs, names and hosts a user typed. */
+void tuner_json_str(char *out, size_t n, const char *s);
+
 /* Calls the file's wake hook if one is set (backends use this from their event callbacks). */
 void tuner_file_wake(struct ffdvb_tuner_file *f);
 

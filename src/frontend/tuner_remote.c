@@ -436,12 +436,16 @@ static int remote_status_json(struct ffdvb_tuner *t, char *buf, size_t len)
 		nfiles++;
 		gone += rf->gone;
 	}
+	char spec[512], host[512];
+
+	tuner_json_str(spec, sizeof(spec), t->spec);
+	tuner_json_str(host, sizeof(host), rt->host);
 	return snprintf(buf, len,
 			"{\"spec\":\"%s\",\"present\":%s,\"locked\":%s,\"host\":\"%s\",\"port\":%d,"
 			"\"adapter\":%u,\"connected\":%s,\"open_files\":%u,\"disconnected_files\":%u,"
 			"\"opens\":%lu,\"disconnects\":%lu,\"data_dropped\":%lu}",
-			t->spec ? t->spec : "", rt->present ? "true" : "false",
-			rt->present && rt->locked ? "true" : "false", rt->host, rt->port,
+			spec, rt->present ? "true" : "false",
+			rt->present && rt->locked ? "true" : "false", host, rt->port,
 			rt->adapter, rt->w ? "true" : "false", nfiles, gone, rt->opens,
 			rt->disconnects, rt->w ? dvbv5_wire_dropped(rt->w) : 0UL);
 }

@@ -176,6 +176,17 @@ int main(void)
 	printf("%s\n", json);
 	CHECK(strstr(json, "\"spec\":\"none\"") && strstr(json, "\"locked\":false"));
 	ffdvb_tuner_free(t);
+
+	/* what a user typed comes out as valid JSON: a host with a quote and a backslash */
+	t = ffdvb_tuner_new(base, "remote:a\"b\\c:5555", err, sizeof(err));
+	CHECK(t != NULL);
+	if (t) {
+		CHECK(ffdvb_tuner_status_json(t, json, sizeof(json)) > 0);
+		printf("%s\n", json);
+		CHECK(strstr(json, "\"host\":\"a\\\"b\\\\c\"") != NULL);
+		CHECK(strstr(json, "\"spec\":\"remote:a\\\"b\\\\c:5555\"") != NULL);
+		ffdvb_tuner_free(t);
+	}
 	event_base_free(base);
 	return finish("test_tuner_file_none");
 }
