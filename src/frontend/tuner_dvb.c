@@ -341,6 +341,34 @@ static void note_lock(struct dvb_tuner *dt, const struct ffdvb_ioctl *io)
 		dt->locked = !!(*(const uint32_t *)io->buf & FE_HAS_LOCK);
 }
 
+int tuner_dvb_forwards(enum ffdvb_tuner_dev dev, unsigned int cmd)
+{
+	static const unsigned int frontend[] = {
+		FE_GET_INFO, FE_DISEQC_RESET_OVERLOAD, FE_DISEQC_SEND_MASTER_CMD,
+		FE_DISEQC_RECV_SLAVE_REPLY, FE_DISEQC_SEND_BURST, FE_SET_TONE, FE_SET_VOLTAGE,
+		FE_ENABLE_HIGH_LNB_VOLTAGE, FE_READ_STATUS, FE_READ_BER, FE_READ_SIGNAL_STRENGTH,
+		FE_READ_SNR, FE_READ_UNCORRECTED_BLOCKS, FE_SET_FRONTEND, FE_GET_FRONTEND,
+		FE_SET_FRONTEND_TUNE_MODE, FE_GET_EVENT, FE_DISHNETWORK_SEND_LEGACY_CMD,
+		FE_SET_PROPERTY, FE_GET_PROPERTY,
+	};
+	static const unsigned int demux[] = {
+		DMX_START, DMX_STOP, DMX_SET_FILTER, DMX_SET_PES_FILTER, DMX_SET_BUFFER_SIZE,
+		DMX_ADD_PID, DMX_REMOVE_PID,
+	};
+	static const unsigned int dvr[] = { DMX_SET_BUFFER_SIZE };
+	const unsigned int *list = dev == FFDVB_TUNER_FRONTEND ? frontend
+				   : dev == FFDVB_TUNER_DEMUX  ? demux
+							       : dvr;
+	size_t n = dev == FFDVB_TUNER_FRONTEND ? sizeof(frontend) / sizeof(frontend[0])
+		   : dev == FFDVB_TUNER_DEMUX  ? sizeof(demux) / sizeof(demux[0])
+					       : sizeof(dvr) / sizeof(dvr[0]);
+
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == cmd)
+			return 1;
+	return 0;
+}
+
 static int dvb_ioctl(struct ffdvb_tuner_file *f, struct ffdvb_ioctl *io)
 {
 	struct dvb_file *df = file_of(f);
@@ -348,6 +376,10 @@ static int dvb_ioctl(struct ffdvb_tuner_file *f, struct ffdvb_ioctl *io)
 
 	if (df->fd < 0)
 		return -ENODEV;
+	/* only the requests whose arguments we know reach the real card: any other number could
+	   make its driver read or write our memory at an address the client chose */
+	if (!tuner_dvb_forwards(f->dev, io->cmd))
+		return -ENOTTY;
 	if (io->cmd == FE_SET_PROPERTY || io->cmd == FE_GET_PROPERTY) {
 		/* the props array travels separately (io->data): rebuild the pointer */
 		struct dtv_properties props;

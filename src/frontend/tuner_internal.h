@@ -42,6 +42,10 @@ struct ffdvb_tuner_file {
  * truncated to fit out[n]; NULL is "". For the status of specs, names and hosts a user typed. */
 void tuner_json_str(char *out, size_t n, const char *s);
 
+/* Nonzero for the requests the dvb: backend passes to the real device dev (the DVB API's
+ * frontend, dmxdev and dvr requests); any other is ENOTTY, as the kernel answers unknown ones. */
+int tuner_dvb_forwards(enum ffdvb_tuner_dev dev, unsigned int cmd);
+
 /* Calls the file's wake hook if one is set (backends use this from their event callbacks). */
 void tuner_file_wake(struct ffdvb_tuner_file *f);
 

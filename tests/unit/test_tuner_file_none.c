@@ -6,9 +6,13 @@
 #include <poll.h>
 #include <stdio.h>
 
+#include <linux/dvb/dmx.h>
+#include <linux/dvb/frontend.h>
+
 #include "check.h"
 #include "ffdvb/abi.h"
 #include "test_tuner_file_util.h"
+#include "tuner_internal.h"
 
 static int wakes;
 
@@ -176,6 +180,17 @@ int main(void)
 	printf("%s\n", json);
 	CHECK(strstr(json, "\"spec\":\"none\"") && strstr(json, "\"locked\":false"));
 	ffdvb_tuner_free(t);
+
+	/* the dvb: backend passes only the DVB API's requests to a real card */
+	CHECK(tuner_dvb_forwards(FFDVB_TUNER_FRONTEND, FE_SET_PROPERTY));
+	CHECK(tuner_dvb_forwards(FFDVB_TUNER_FRONTEND, FE_GET_EVENT));
+	CHECK(tuner_dvb_forwards(FFDVB_TUNER_DEMUX, DMX_SET_PES_FILTER));
+	CHECK(tuner_dvb_forwards(FFDVB_TUNER_DVR, DMX_SET_BUFFER_SIZE));
+	CHECK(!tuner_dvb_forwards(FFDVB_TUNER_DVR, DMX_START));
+	CHECK(!tuner_dvb_forwards(FFDVB_TUNER_DEMUX, FE_SET_PROPERTY));
+	CHECK(!tuner_dvb_forwards(FFDVB_TUNER_FRONTEND, DMX_SET_FILTER));
+	CHECK(!tuner_dvb_forwards(FFDVB_TUNER_FRONTEND, _IO('o', 200)));
+	CHECK(!tuner_dvb_forwards(FFDVB_TUNER_FRONTEND, 0x5401)); /* TCGETS */
 
 	/* what a user typed comes out as valid JSON: a host with a quote and a backslash */
 	t = ffdvb_tuner_new(base, "remote:a\"b\\c:5555", err, sizeof(err));
