@@ -355,12 +355,17 @@ struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *p
 		goto free_ctl;
 	}
 	step = "bind";
-	if (bind(ctl->fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		err = -errno;
+	/* the socket file is born 0660 (no chmod by name afterwards) and its group is set without
+	   following a link: nothing planted in the folder can redirect either */
+	mode_t old_mask = umask(0117);
+	int bound = bind(ctl->fd, (struct sockaddr *)&sa, sizeof(sa));
+
+	err = -errno;
+	umask(old_mask);
+	if (bound != 0)
 		goto close_fd;
-	}
-	step = "setting its group and mode";
-	if (chown(path, (uid_t)-1, gid) != 0 || chmod(path, 0660) != 0) {
+	step = "setting its group";
+	if (fchownat(AT_FDCWD, path, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) != 0) {
 		err = -errno;
 		goto unlink_path;
 	}

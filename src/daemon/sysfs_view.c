@@ -43,9 +43,11 @@ static int view_dir(const char *control_path, char *out, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* A new file: never through a link someone planted, never into a FIFO or a file that is there
+   (the callers remove ours first), so that root writes nothing outside the view. */
 static int write_file(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
 	size_t len = strlen(text);
 
 	if (fd < 0)
@@ -120,9 +122,14 @@ static int write_parent(const char *view)
 	char path[PATH_MAX + 16];
 	int rc;
 
+	struct stat st;
+
 	snprintf(path, sizeof(path), "%s/uevent", view);
-	if (access(path, F_OK) != 0 && (rc = write_file(path, "")) < 0)
-		return rc;
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		unlink(path); /* a link or anything else in its place: ours is a plain empty file */
+		if ((rc = write_file(path, "")) < 0 && rc != -EEXIST)
+			return rc; /* EEXIST: another adapter's daemon was quicker */
+	}
 	snprintf(path, sizeof(path), "%s/subsystem", view);
 	if (symlink(PARENT_SUBSYSTEM, path) != 0 && errno != EEXIST)
 		return -errno;
@@ -163,6 +170,13 @@ int ffdvbd_sysfs_view_add(const char *control_path, int adapter)
 		goto fail;
 	if (mkdir(view, 0755) != 0 && errno != EEXIST) {
 		rc = -errno;
+		goto fail;
+	}
+	/* one that was there must be our own folder, not a link to somewhere else */
+	struct stat vst;
+
+	if (lstat(view, &vst) != 0 || !S_ISDIR(vst.st_mode) || vst.st_uid != geteuid()) {
+		rc = lstat(view, &vst) != 0 ? -errno : S_ISDIR(vst.st_mode) ? -EPERM : -ENOTDIR;
 		goto fail;
 	}
 	if ((rc = write_parent(view)) < 0)

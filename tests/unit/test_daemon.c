@@ -21,6 +21,7 @@
 #include "daemon/adapter.h"
 #include "daemon/control.h"
 #include "daemon/options.h"
+#include "daemon/sysfs_view.h"
 #include "test_daemon_util.h"
 #include "ffdvb/card.h"
 #include "ffdvb/osd.h"
@@ -329,6 +330,40 @@ static void control_limits(void)
 	rmdir(dir);
 }
 
+/* the sysfs view is written by root: links planted in its place lead nowhere */
+static void sysfs_view_links(void)
+{
+	char dir[] = "/tmp/ffdvb-view-XXXXXX", sock[200], view[200], path[300], victim[200];
+	struct stat st;
+
+	if (!mkdtemp(dir)) {
+		CHECK_LABELLED("view: setup", 0);
+		return;
+	}
+	snprintf(sock, sizeof(sock), "%s/adapter9.sock", dir);
+	snprintf(view, sizeof(view), "%s/" FFDVBD_SYSFS_VIEW_NAME, dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	/* a dangling link as the view's uevent: the daemon made the file it named */
+	mkdir(view, 0755);
+	snprintf(path, sizeof(path), "%s/uevent", view);
+	CHECK_LABELLED("view: link planted", symlink(victim, path) == 0);
+	CHECK_LABELLED("view: written", ffdvbd_sysfs_view_add(sock, 9) == 0);
+	CHECK_LABELLED("view: nothing made where the link pointed", access(victim, F_OK) != 0);
+	CHECK_LABELLED("view: uevent is a plain file", lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/subsystem", view);
+	unlink(path);
+	rmdir(view);
+	/* the view folder itself a link to another folder: refused, nothing written there */
+	CHECK_LABELLED("view: folder link planted", mkdir(victim, 0755) == 0 && symlink(victim, view) == 0);
+	CHECK_LABELLED("view: refused", ffdvbd_sysfs_view_add(sock, 9) < 0);
+	snprintf(path, sizeof(path), "%s/uevent", victim);
+	CHECK_LABELLED("view: nothing in the linked folder", access(path, F_OK) != 0);
+	unlink(view);
+	rmdir(victim);
+	rmdir(dir);
+}
+
 /* a number whose /dev/dvb/adapterN holds anything is taken; checked on a fake /dev */
 static void taken_adapters(void)
 {
@@ -370,6 +405,7 @@ int main(void)
 	taken_adapters();
 	control();
 	control_limits();
+	sysfs_view_links();
 	printf("%d/%d checks passed\n", checks - failures, checks);
 	return failures ? 1 : 0;
 }
