@@ -141,6 +141,12 @@ void ffdvb_output_audio_clear(struct ffdvb_output *o);
 
 /* ---- the headless record (cfg.record) ---------------------------------------------------- */
 
+/* What a record keeps at most (ffdvbd.conf(5), LIMITS): 256 MiB of sound (23 minutes of
+ * 48 kHz stereo) and 4 Mi picture or sound lines. Beyond that nothing more is recorded (the
+ * file says so on its last line, "truncated"); playback goes on. */
+#define FFDVB_RECORD_SOUND_BYTES_MAX ((size_t)256 << 20)
+#define FFDVB_RECORD_LINES_MAX ((size_t)4 << 20)
+
 struct ffdvb_output_picture_record {
 	uint64_t t;              /* output clock when shown */
 	int64_t pts;             /* from ffdvb_picture_info */
@@ -165,6 +171,8 @@ long ffdvb_output_sound_samples(struct ffdvb_output *o, int16_t **out); /* retur
 /* Any thread: writes the records as text lines for tools and VM tests:
  *   picture T_NS PTS WIDTH HEIGHT BLANK MD5HEX
  *   sound T_NS PTS FIRST NB
+ *   truncated                (last, when a limit above was reached)
+ * from a copy taken under the lock (presentation does not wait for the disk),
  * and, if pcm_path is not NULL, the recorded sound as raw s16le stereo. Returns 0 or -errno. */
 int ffdvb_output_write_record(struct ffdvb_output *o, const char *log_path, const char *pcm_path);
 

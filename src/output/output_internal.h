@@ -46,6 +46,8 @@ struct record {
 	size_t nsamples, cap_samples; /* in sample frames (FFDVB_AUDIO_FRAME_BYTES) */
 	uint8_t *pack;        /* scratch for the md5 packing */
 	size_t pack_size;
+	int truncated;        /* a limit below was reached: later entries are not kept */
+	size_t max_lines, max_sound_bytes; /* FFDVB_RECORD_*_MAX (smaller in tests) */
 };
 
 int record_init(struct record *r);

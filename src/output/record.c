@@ -15,6 +15,8 @@
 int record_init(struct record *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->max_lines = FFDVB_RECORD_LINES_MAX;
+	r->max_sound_bytes = FFDVB_RECORD_SOUND_BYTES_MAX;
 	return -pthread_mutex_init(&r->lock, NULL);
 }
 
@@ -78,6 +80,11 @@ int record_picture(struct record *r, uint64_t t, const AVFrame *frame, int64_t p
 		pr.height = frame->height;
 	}
 	pthread_mutex_lock(&r->lock);
+	if (r->npics >= r->max_lines) {
+		r->truncated = 1;
+		pthread_mutex_unlock(&r->lock);
+		return 0;
+	}
 	int ret = grow((void **)&r->pics, &r->cap_pics, r->npics + 1, sizeof(pr));
 	if (!ret)
 		r->pics[r->npics++] = pr;
@@ -90,6 +97,12 @@ int record_sound(struct record *r, uint64_t t, int t_known, uint64_t ahead, int6
 {
 	int ret;
 	pthread_mutex_lock(&r->lock);
+	if (r->nsounds >= r->max_lines ||
+	    (r->nsamples + nb) * FFDVB_AUDIO_FRAME_BYTES > r->max_sound_bytes) {
+		r->truncated = 1;
+		pthread_mutex_unlock(&r->lock);
+		return 0;
+	}
 	size_t npending = r->nsounds - r->first_pending;
 	ret = grow((void **)&r->sounds, &r->cap_sounds, r->nsounds + 1, sizeof(*r->sounds));
 	if (!ret)
@@ -181,7 +194,16 @@ long ffdvb_output_sound_samples(struct ffdvb_output *o, int16_t **out)
 			FFDVB_AUDIO_FRAME_BYTES, (void **)out);
 }
 
-static int write_log(FILE *f, const struct record *r)
+/* what write_record writes: a copy, so that the presenter never waits for the disk */
+struct record_copy {
+	struct ffdvb_output_picture_record *pics;
+	struct ffdvb_output_sound_record *sounds;
+	int16_t *samples;
+	size_t npics, nsounds, nsamples;
+	int truncated;
+};
+
+static int write_log(FILE *f, const struct record_copy *r)
 {
 	for (size_t i = 0; i < r->npics; i++) {
 		const struct ffdvb_output_picture_record *p = &r->pics[i];
@@ -196,12 +218,14 @@ static int write_log(FILE *f, const struct record *r)
 		fprintf(f, "sound %llu %lld %zu %zu\n", (unsigned long long)s->t,
 			(long long)s->pts, s->first, s->nb);
 	}
+	if (r->truncated)
+		fputs("truncated\n", f);
 	return ferror(f) ? -EIO : 0;
 }
 
 static int write_pcm(FILE *f, const void *ctx)
 {
-	const struct record *r = ctx;
+	const struct record_copy *r = ctx;
 
 	/* s16le: the samples are host order; this project only targets little-endian hosts */
 	return fwrite(r->samples, FFDVB_AUDIO_FRAME_BYTES, r->nsamples, f) == r->nsamples ? 0
@@ -219,10 +243,25 @@ int ffdvb_output_write_record(struct ffdvb_output *o, const char *log_path, cons
 		return -EINVAL;
 	if (!o->cfg.record)
 		return -ENODATA;
+	struct record_copy c = { 0 };
+
 	pthread_mutex_lock(&o->rec.lock);
-	int ret = output_write_atomic(log_path, write_log_file, &o->rec);
-	if (!ret && pcm_path)
-		ret = output_write_atomic(pcm_path, write_pcm, &o->rec);
+	c.npics = o->rec.npics;
+	c.nsounds = o->rec.nsounds;
+	c.nsamples = pcm_path ? o->rec.nsamples : 0;
+	c.truncated = o->rec.truncated;
+	c.pics = copy_of(o->rec.pics, c.npics, sizeof(*c.pics));
+	c.sounds = copy_of(o->rec.sounds, c.nsounds, sizeof(*c.sounds));
+	c.samples = copy_of(o->rec.samples, c.nsamples, FFDVB_AUDIO_FRAME_BYTES);
 	pthread_mutex_unlock(&o->rec.lock);
+	int ret = !c.pics || !c.sounds || !c.samples ? -ENOMEM : 0;
+
+	if (!ret)
+		ret = output_write_atomic(log_path, write_log_file, &c);
+	if (!ret && pcm_path)
+		ret = output_write_atomic(pcm_path, write_pcm, &c);
+	free(c.pics);
+	free(c.sounds);
+	free(c.samples);
 	return ret;
 }

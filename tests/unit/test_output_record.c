@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "test_output_util.h"
+#include "output_internal.h"
 
 /* a pattern that differs in every plane, row and column */
 static void pattern(AVFrame *f, int seed)
@@ -174,8 +175,56 @@ static void test_bad_frames(void)
 	ffdvb_output_free(o);
 }
 
+/* the record's limits: entries beyond them are not kept, the written log says "truncated" */
+static void test_limits(void)
+{
+	struct record r;
+	int16_t pcm[2 * 1152] = { 0 };
+	char dir[] = "/tmp/ffdvb-rec-XXXXXX", path[64], line[128] = "";
+
+	CHECK(record_init(&r) == 0);
+	r.max_lines = 10;
+	r.max_sound_bytes = 3 * 1152 * FFDVB_AUDIO_FRAME_BYTES;
+	for (int i = 0; i < 25; i++)
+		CHECK(record_picture(&r, (uint64_t)i, NULL, 3600 * i, 1) == 0);
+	for (int i = 0; i < 5; i++)
+		CHECK(record_sound(&r, (uint64_t)i, 1, 0, 2160 * i, pcm, 1152) == 0);
+	EXPECT_EQ("pictures kept up to the limit", r.npics, 10);
+	EXPECT_EQ("sound kept up to the limit (samples)", r.nsamples, 3 * 1152);
+	CHECK_LABELLED("marked truncated", r.truncated);
+	record_release(&r);
+
+	/* through the public writer: the last line of the log says it */
+	struct ffdvb_output *o = headless(1, 1, 0, 0);
+	FILE *f;
+
+	o->rec.max_lines = 2;
+	for (int i = 0; i < 3; i++)
+		CHECK(record_picture(&o->rec, (uint64_t)i, NULL, 3600 * i, 1) == 0);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/pictures.log", dir);
+	EXPECT_EQ("written", ffdvb_output_write_record(o, path, NULL), 0);
+	f = fopen(path, "r");
+	if (f) {
+		char last[128] = "";
+		int n = 0;
+
+		while (fgets(line, sizeof(line), f)) {
+			n++;
+			snprintf(last, sizeof(last), "%s", line);
+		}
+		fclose(f);
+		EXPECT_EQ("two pictures and the truncated line", n, 3);
+		CHECK_LABELLED("last line: truncated", !strcmp(last, "truncated\n"));
+	}
+	unlink(path);
+	rmdir(dir);
+	ffdvb_output_free(o);
+}
+
 int main(void)
 {
+	test_limits();
 	test_md5_and_times();
 	test_bad_frames();
 	return finish("test_output_record");
