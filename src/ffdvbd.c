@@ -118,6 +118,9 @@ int main(int argc, char **argv)
 	struct daemon d = { .ready_fd = -1 };
 	int rc = 1;
 
+	/* every message, the options' and the modules' too, with its priority for the journal */
+	ffdvbd_log_set_priority_prefix(-1);
+	ffdvbd_log_install_sink();
 	switch (ffdvbd_parse_options(argc, argv, &d.opt)) {
 	case 1:
 		return 0;
@@ -145,7 +148,7 @@ int main(int argc, char **argv)
 
 	d.base = event_base_new();
 	if (!d.base) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot create the event loop");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot create the event loop");
 		goto out;
 	}
 	/* a taken number or a user we cannot switch to fails before anything exists */
@@ -168,26 +171,26 @@ int main(int argc, char **argv)
 	d.ev_int = evsignal_new(d.base, SIGINT, on_signal, &d);
 	d.ev_term = evsignal_new(d.base, SIGTERM, on_signal, &d);
 	if (!d.ev_int || !d.ev_term || evsignal_add(d.ev_int, NULL) || evsignal_add(d.ev_term, NULL)) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot watch signals");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot watch signals");
 		goto out;
 	}
 	d.reload = ffdvbd_reload_new(d.base, argc, argv, FFDVBD_DEFAULT_CONFIG, &d.opt);
 	if (!d.reload) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot watch SIGHUP");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot watch SIGHUP");
 		goto out;
 	}
 	struct timeval log_period = { FFDVBD_LOG_WINDOW_MS / 1000, 0 };
 
 	d.ev_log = event_new(d.base, -1, EV_PERSIST, on_log_timer, NULL);
 	if (!d.ev_log || event_add(d.ev_log, &log_period) != 0) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot start the log timer");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot start the log timer");
 		goto out;
 	}
 	/* systemd kills a service whose pings stop for $WATCHDOG_USEC */
 	long long ping = ffdvbd_watchdog_start(d.base, &d.ev_watchdog);
 
 	if (ping < 0) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot start the systemd watchdog timer");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot start the systemd watchdog timer");
 		goto out;
 	}
 	if (ping > 0)
@@ -196,7 +199,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < d.opt.n_adapters; i++)
 		ffdvbd_log(FFDVBD_LOG_ALWAYS, "ready (adapter %d)", d.opt.adapters[i].adapter);
 	if (ffdvbd_notify("READY=1") < 0)
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot notify systemd ($NOTIFY_SOCKET)");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot notify systemd ($NOTIFY_SOCKET)");
 	if (d.ready_fd >= 0) {
 		if (write(d.ready_fd, "r", 1) != 1)
 			perror("ffdvbd: telling the parent");
@@ -204,7 +207,7 @@ int main(int argc, char **argv)
 		d.ready_fd = -1;
 	}
 	if (event_base_dispatch(d.base) < 0)
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "event loop failed");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "event loop failed");
 	else
 		rc = 0;
 	for (int i = 0; i < d.opt.n_adapters; i++)

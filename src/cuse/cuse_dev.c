@@ -8,6 +8,7 @@
  * trip on 2 cores; bench/run.sh core measures it against the single-threaded one on a bare
  * device (1.04-1.11x here), so threads would buy nothing for the locks they need. libfuse's
  * signal handlers are not installed; the daemon owns the signals. */
+#include "ffdvb/log.h"
 #include "cuse_internal.h"
 
 #include <errno.h>
@@ -163,7 +164,7 @@ struct ffdvb_cuse_dev *ffdvb_cuse_dev_new(struct event_base *base,
 	dev->use_vm_readv = !getenv("FFDVB_CUSE_NO_VM_READV");
 	if (device_exists(dev->devname)) {
 		/* CUSE would refuse the name silently; the old node would look like ours */
-		fprintf(stderr, "cuse: /dev/%s is already served by CUSE (another ffdvbd?)\n",
+		ffdvb_log(FFDVB_LOG_ERR, "cuse: /dev/%s is already served by CUSE (another ffdvbd?)",
 			dev->devname);
 		errno = EEXIST;
 		goto free_devname;
@@ -174,16 +175,16 @@ struct ffdvb_cuse_dev *ffdvb_cuse_dev_new(struct event_base *base,
 	if (fd < 0) {
 		saved = errno;
 		if (saved == ENOENT || saved == ENODEV)
-			fprintf(stderr, "cuse: /dev/cuse not found, try 'modprobe cuse'\n");
+			ffdvb_log(FFDVB_LOG_ERR, "cuse: /dev/cuse not found, try 'modprobe cuse'");
 		else
-			fprintf(stderr, "cuse: cannot open /dev/cuse: %s\n", strerror(saved));
+			ffdvb_log(FFDVB_LOG_ERR, "cuse: cannot open /dev/cuse: %s", strerror(saved));
 		errno = saved;
 		goto free_devname;
 	}
 	dev->se = new_session(dev);
 	if (!dev->se) {
 		saved = errno;
-		fprintf(stderr, "cuse: cannot create the session for %s\n", dev->devname);
+		ffdvb_log(FFDVB_LOG_ERR, "cuse: cannot create the session for %s", dev->devname);
 		close(fd);
 		errno = saved;
 		goto free_devname;
@@ -191,7 +192,7 @@ struct ffdvb_cuse_dev *ffdvb_cuse_dev_new(struct event_base *base,
 	/* what cuse_lowlevel_setup() does: the session adopts the open /dev/cuse fd */
 	snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", fd);
 	if (fuse_session_mount(dev->se, fdpath) != 0) {
-		fprintf(stderr, "cuse: cannot attach /dev/cuse to the session\n");
+		ffdvb_log(FFDVB_LOG_ERR, "cuse: cannot attach /dev/cuse to the session");
 		close(fd);
 		errno = EIO;
 		goto destroy_session;
@@ -200,7 +201,7 @@ struct ffdvb_cuse_dev *ffdvb_cuse_dev_new(struct event_base *base,
 				 dev);
 	dev->ev_wake = event_new(base, -1, 0, on_wake, dev);
 	if (!dev->ev_read || !dev->ev_wake || event_add(dev->ev_read, NULL) != 0) {
-		fprintf(stderr, "cuse: cannot add %s to the event loop\n", dev->devname);
+		ffdvb_log(FFDVB_LOG_ERR, "cuse: cannot add %s to the event loop", dev->devname);
 		errno = ENOMEM;
 		goto free_events;
 	}

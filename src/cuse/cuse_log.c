@@ -5,14 +5,17 @@
 
 #include <stdio.h>
 
+#include "ffdvb/log.h"
+
 #define RL_BURST 5        /* messages per interval */
 #define RL_INTERVAL_S 10
 
-static void vlog(struct ffdvb_cuse_dev *dev, const char *fmt, va_list ap)
+static void vlog(struct ffdvb_cuse_dev *dev, int priority, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "ffdvbd: %s: ", dev->devname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char text[400];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	ffdvb_log(priority, "%s: %s", dev->devname, text);
 }
 
 void ffdvb_cuse_log(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
@@ -20,7 +23,7 @@ void ffdvb_cuse_log(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(dev, fmt, ap);
+	vlog(dev, FFDVB_LOG_NOTICE, fmt, ap);
 	va_end(ap);
 }
 
@@ -32,7 +35,8 @@ void ffdvb_cuse_log_refused(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
 
 	if (now - rl->window >= RL_INTERVAL_S) {
 		if (rl->suppressed)
-			ffdvb_cuse_log(dev, "%u similar messages suppressed", rl->suppressed);
+			ffdvb_log(FFDVB_LOG_WARNING, "%s: %u similar messages suppressed",
+				  dev->devname, rl->suppressed);
 		rl->window = now;
 		rl->printed = 0;
 		rl->suppressed = 0;
@@ -43,6 +47,6 @@ void ffdvb_cuse_log_refused(struct ffdvb_cuse_dev *dev, const char *fmt, ...)
 	}
 	rl->printed++;
 	va_start(ap, fmt);
-	vlog(dev, fmt, ap);
+	vlog(dev, FFDVB_LOG_WARNING, fmt, ap);
 	va_end(ap);
 }

@@ -32,7 +32,7 @@ struct ffdvbd_adapter {
 
 static int taken(int adapter, const char *path)
 {
-	ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d is taken: %s exists (another ffdvbd or a real "
+	ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d is taken: %s exists (another ffdvbd or a real "
 		   "card); choose another number", adapter, path);
 	return -EBUSY;
 }
@@ -100,7 +100,7 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 	struct ffdvbd_adapter *ad = calloc(1, sizeof(*ad));
 
 	if (!ad) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: out of memory", a->adapter);
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: out of memory", a->adapter);
 		return NULL;
 	}
 	ad->opt = *a;
@@ -123,7 +123,7 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 	   hardware is the backend's to wait for */
 	ad->tuner = ffdvb_tuner_new(base, a->tuner, err, sizeof(err));
 	if (!ad->tuner) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: tuner %s: %s", a->adapter, a->tuner,
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: tuner %s: %s", a->adapter, a->tuner,
 			   err[0] ? err : strerror(errno));
 		goto fail;
 	}
@@ -139,13 +139,13 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 
 	ad->card = ffdvb_card_new(base, &card_cfg);
 	if (!ad->card) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: cannot create the card: %s", a->adapter,
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: cannot create the card: %s", a->adapter,
 			strerror(errno));
 		goto fail;
 	}
 	ad->trace = ffdvbd_trace_new(ad->card, a->adapter);
 	if (!ad->trace) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: out of memory", a->adapter);
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: out of memory", a->adapter);
 		goto fail;
 	}
 	if (create_nodes(base, ad, verbose) != 0)
@@ -167,7 +167,7 @@ fail:
 void ffdvbd_adapter_write_record(struct ffdvbd_adapter *ad)
 {
 	if (ad->opt.record[0] && ffdvbd_write_record(ad->card, ad->opt.record) < 0)
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: cannot write the record to %s",
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: cannot write the record to %s",
 			ad->opt.adapter, ad->opt.record);
 }
 

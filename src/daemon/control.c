@@ -178,7 +178,7 @@ static void respond(struct client *c, const char *line)
 	char *text = answer(ctl, line, &len);
 
 	if (text && ctl->usage.answer_bytes + len > FFDVBD_CONTROL_ANSWER_BYTES_MAX) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "control socket: answer of %zu bytes refused, %zu "
+		ffdvbd_log(FFDVBD_LOG_WARNING, "control socket: answer of %zu bytes refused, %zu "
 			   "bytes wait for slow clients already", len, ctl->usage.answer_bytes);
 		free(text);
 		text = strdup("error: busy: too many answers wait for their clients, try again\n");
@@ -244,7 +244,7 @@ static void on_accept(evutil_socket_t fd, short what, void *arg)
 			struct timeval retry = { ACCEPT_RETRY_S, 0 };
 
 			ctl->usage.accept_pauses++;
-			ffdvbd_log(FFDVBD_LOG_ALWAYS, "control socket: accepting paused for %d s: %s",
+			ffdvbd_log(FFDVBD_LOG_WARNING, "control socket: accepting paused for %d s: %s",
 				   ACCEPT_RETRY_S, strerror(errno));
 			set_accepting(ctl, 0);
 			evtimer_add(ctl->ev_retry, &retry);
@@ -394,7 +394,7 @@ unlink_path:
 close_fd:
 	close(ctl->fd);
 free_ctl:
-	ffdvbd_log(FFDVBD_LOG_ALWAYS, "control socket %s: %s: %s", path, step,
+	ffdvbd_log(FFDVBD_LOG_ERROR, "control socket %s: %s: %s", path, step,
 		err == -EADDRINUSE ? "another ffdvbd answers there" : strerror(-err));
 	free(ctl);
 	errno = -err;

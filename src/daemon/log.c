@@ -3,10 +3,14 @@
 #include "log.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <libavutil/log.h>
+
+#include "ffdvb/log.h"
 
 #define MAX_TEXT 512
 
@@ -15,6 +19,7 @@ struct slot {
 	long long window_start; /* ms; the window in which repeats are only counted */
 	long long last_used;    /* ms; the least recently used slot is recycled */
 	unsigned long repeats;  /* occurrences counted, not printed, in this window */
+	int level;              /* of its first occurrence: its repeats keep the priority */
 	int used;
 };
 
@@ -24,6 +29,30 @@ static int max_level = FFDVBD_LOG_NOTICE;
 static FILE *output;
 static char av_line[MAX_TEXT]; /* libavcodec's pieces of a line until its newline */
 static int av_prefix = 1;
+static int priority_prefix;
+
+/* syslog priorities of the levels */
+static const int priority_of[] = {
+	[FFDVBD_LOG_ERROR] = FFDVB_LOG_ERR,       [FFDVBD_LOG_WARNING] = FFDVB_LOG_WARNING,
+	[FFDVBD_LOG_ALWAYS] = FFDVB_LOG_NOTICE,   [FFDVBD_LOG_NOTICE] = FFDVB_LOG_NOTICE,
+	[FFDVBD_LOG_INFO] = FFDVB_LOG_INFO,       [FFDVBD_LOG_DEBUG] = FFDVB_LOG_DEBUG,
+};
+
+/* JOURNAL_STREAM is "DEV:INODE" of the journal's socket: stderr is that very stream */
+static int stderr_is_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	return js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && fstat(2, &st) == 0 &&
+	       (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+void ffdvbd_log_set_priority_prefix(int on)
+{
+	priority_prefix = on < 0 ? stderr_is_journal() : on;
+}
 
 static long long monotonic_ms(void)
 {
@@ -58,10 +87,12 @@ void ffdvbd_log_set_clock(long long (*fn)(void))
 }
 
 /* under lock */
-static void emit(const char *text, unsigned long repeats)
+static void emit(int level, const char *text, unsigned long repeats)
 {
 	FILE *out = output ? output : stderr;
 
+	if (priority_prefix)
+		fprintf(out, "<%d>", priority_of[level]);
 	if (repeats)
 		fprintf(out, "ffdvbd: %s (repeated %lu time%s)\n", text, repeats,
 			repeats == 1 ? "" : "s");
@@ -71,7 +102,7 @@ static void emit(const char *text, unsigned long repeats)
 }
 
 /* under lock: print the text now, or count it */
-static void submit(const char *text)
+static void submit(int level, const char *text)
 {
 	long long now = now_ms();
 	struct slot *s = NULL, *oldest = &slots[0];
@@ -91,14 +122,15 @@ static void submit(const char *text)
 	}
 	if (s) {
 		/* the window passed: this occurrence carries the count (itself included) */
-		emit(text, s->repeats ? s->repeats + 1 : 0);
+		emit(s->level, text, s->repeats ? s->repeats + 1 : 0);
 	} else {
 		s = oldest;
 		if (s->used && s->repeats)
-			emit(s->text, s->repeats);
+			emit(s->level, s->text, s->repeats);
 		snprintf(s->text, sizeof(s->text), "%s", text);
 		s->used = 1;
-		emit(text, 0);
+		s->level = level;
+		emit(level, text, 0);
 	}
 	s->repeats = 0;
 	s->window_start = now;
@@ -113,7 +145,7 @@ void ffdvbd_vlog(enum ffdvbd_log_level level, const char *fmt, va_list ap)
 		return;
 	vsnprintf(text, sizeof(text), fmt, ap);
 	pthread_mutex_lock(&lock);
-	submit(text);
+	submit((int)level, text);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -137,7 +169,7 @@ static void flush(int all)
 		if (!s->used || (!all && now - s->window_start < FFDVBD_LOG_WINDOW_MS))
 			continue;
 		if (s->repeats)
-			emit(s->text, s->repeats);
+			emit(s->level, s->text, s->repeats);
 		s->repeats = 0;
 		s->window_start = now;
 		if (all)
@@ -174,8 +206,25 @@ void ffdvbd_log_av_callback(void *avcl, int level, const char *fmt, va_list ap)
 	if (len > 0 && (av_line[len - 1] == '\n' || len == sizeof(av_line) - 1)) {
 		if (av_line[len - 1] == '\n')
 			av_line[len - 1] = '\0';
-		submit(av_line);
+		submit(level <= AV_LOG_ERROR ? FFDVBD_LOG_INFO : FFDVBD_LOG_DEBUG, av_line);
 		av_line[0] = '\0';
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+/* a module's message (ffdvb/log.h) at the level of its priority */
+static void module_sink(int priority, const char *text)
+{
+	enum ffdvbd_log_level level = priority <= FFDVB_LOG_ERR       ? FFDVBD_LOG_ERROR
+				      : priority == FFDVB_LOG_WARNING ? FFDVBD_LOG_WARNING
+				      : priority == FFDVB_LOG_NOTICE  ? FFDVBD_LOG_NOTICE
+				      : priority == FFDVB_LOG_INFO    ? FFDVBD_LOG_INFO
+								      : FFDVBD_LOG_DEBUG;
+
+	ffdvbd_log(level, "%s", text);
+}
+
+void ffdvbd_log_install_sink(void)
+{
+	ffdvb_log_set_sink(module_sink);
 }

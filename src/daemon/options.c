@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvbd command line (getopt_long) over the config file over the defaults (options.h). */
+#include "log.h"
 #include "options.h"
 
 #include "ffdvb/card.h"
@@ -69,7 +70,7 @@ void ffdvbd_usage(FILE *out)
 
 static int bad(const char *opt, const char *value, const char *why)
 {
-	fprintf(stderr, "ffdvbd: %s '%s': %s\n", opt, value, why);
+	ffdvbd_log(FFDVBD_LOG_ERROR, "%s '%s': %s", opt, value, why);
 	fprintf(stderr, "Try 'ffdvbd --help'.\n");
 	return -1;
 }
@@ -250,7 +251,7 @@ static int check_tuner(const struct ffdvbd_adapter_options *a)
 		return 0;
 	base = event_base_new();
 	if (!base) {
-		fprintf(stderr, "ffdvbd: adapter %d: cannot create an event loop\n", a->adapter);
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: cannot create an event loop", a->adapter);
 		return -1;
 	}
 	t = ffdvb_tuner_new(base, a->tuner, err, sizeof(err));
@@ -260,9 +261,9 @@ static int check_tuner(const struct ffdvbd_adapter_options *a)
 		return 0;
 	/* the tuner's reason names the spec itself ("file:/x.conf: no such file") */
 	if (!strncmp(err, a->tuner, strlen(a->tuner)))
-		fprintf(stderr, "ffdvbd: adapter %d: tuner %s\n", a->adapter, err);
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: tuner %s", a->adapter, err);
 	else
-		fprintf(stderr, "ffdvbd: adapter %d: tuner %s: %s\n", a->adapter, a->tuner,
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: tuner %s: %s", a->adapter, a->tuner,
 			err[0] ? err : "refused");
 	return -1;
 }
@@ -287,7 +288,7 @@ int ffdvbd_parse_options_with(int argc, char **argv, const char *default_config,
 		if (r == -ENOENT && !c.config) {
 			o->n_adapters = 0;
 		} else if (r < 0) {
-			fprintf(stderr, "ffdvbd: %s\n", err);
+			ffdvbd_log(FFDVBD_LOG_ERROR, "%s", err);
 			return -1;
 		} else {
 			snprintf(o->config, sizeof(o->config), "%s", path);
@@ -317,13 +318,13 @@ int ffdvbd_parse_options_with(int argc, char **argv, const char *default_config,
 				   "one path for several adapters (use --adapter N or --control-dir)");
 	for (int a = 0; a < o->n_adapters; a++) {
 		if (ffdvbd_adapter_finish(&o->adapters[a], o->control_dir, why, sizeof(why)) < 0) {
-			fprintf(stderr, "ffdvbd: adapter %d: %s\n", o->adapters[a].adapter, why);
+			ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: %s", o->adapters[a].adapter, why);
 			return -1;
 		}
 		for (int b = 0; b < a; b++) {
 			if (!strcmp(o->adapters[a].control, o->adapters[b].control)) {
-				fprintf(stderr, "ffdvbd: adapters %d and %d: the same control socket "
-					"%s\n", o->adapters[b].adapter, o->adapters[a].adapter,
+				ffdvbd_log(FFDVBD_LOG_ERROR, "adapters %d and %d: the same control socket "
+					"%s", o->adapters[b].adapter, o->adapters[a].adapter,
 					o->adapters[a].control);
 				return -1;
 			}

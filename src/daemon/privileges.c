@@ -23,7 +23,7 @@ unsigned long long ffdvbd_kept_capability_mask(void)
 
 static int fail(const char *what)
 {
-	ffdvbd_log(FFDVBD_LOG_ALWAYS, "dropping privileges: %s: %s", what, strerror(errno));
+	ffdvbd_log(FFDVBD_LOG_ERROR, "dropping privileges: %s: %s", what, strerror(errno));
 	return -1;
 }
 
@@ -46,7 +46,7 @@ static int give_control_dir(const struct ffdvbd_options *o)
 int ffdvbd_check_can_drop(const struct ffdvbd_options *o)
 {
 	if (o->run_as[0] && geteuid() != 0) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "user %s: switching to it needs ffdvbd started as root "
+		ffdvbd_log(FFDVBD_LOG_ERROR, "user %s: switching to it needs ffdvbd started as root "
 			"(or start it as that user, without user=/--run-as)", o->run_as);
 		return -1;
 	}
@@ -67,7 +67,7 @@ int ffdvbd_limit_privileges(const struct ffdvbd_options *o)
 			continue;
 		if (prctl(PR_CAPBSET_DROP, (long)cap, 0L, 0L, 0L) != 0) {
 			/* without CAP_SETPCAP: no_new_privs already keeps exec from using it */
-			ffdvbd_log(FFDVBD_LOG_ALWAYS, "cannot empty the capability bounding set "
+			ffdvbd_log(FFDVBD_LOG_WARNING, "cannot empty the capability bounding set "
 				   "(%s): it stays as it is", strerror(errno));
 			return 0;
 		}
@@ -103,7 +103,7 @@ int ffdvbd_drop_privileges(const struct ffdvbd_options *o)
 		return fail("cap_set_proc");
 	/* root must be gone for good: a way back would make the drop pointless */
 	if (setuid(0) == 0 || seteuid(0) == 0) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "dropping privileges: uid 0 still reachable");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "dropping privileges: uid 0 still reachable");
 		return -1;
 	}
 	return 0;

@@ -41,10 +41,10 @@ static const char *file_of(const struct ffdvbd_options *o)
 static int restart(const struct ffdvbd_options *next, int adapter, const char *what)
 {
 	if (adapter >= 0)
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "%s: adapter %d: %s changed: needs a restart",
+		ffdvbd_log(FFDVBD_LOG_WARNING, "%s: adapter %d: %s changed: needs a restart",
 			   file_of(next), adapter, what);
 	else
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "%s: %s changed: needs a restart", file_of(next),
+		ffdvbd_log(FFDVBD_LOG_WARNING, "%s: %s changed: needs a restart", file_of(next),
 			   what);
 	return 1;
 }
@@ -121,7 +121,7 @@ int ffdvbd_reload_apply(struct ffdvbd_options *running, const struct ffdvbd_opti
 		const struct ffdvbd_adapter_options *b = find(next, a->adapter);
 
 		if (!b) {
-			ffdvbd_log(FFDVBD_LOG_ALWAYS, "%s: [adapter%d] is gone: needs a restart",
+			ffdvbd_log(FFDVBD_LOG_WARNING, "%s: [adapter%d] is gone: needs a restart",
 				   file_of(next), a->adapter);
 			n++;
 		} else
@@ -129,7 +129,7 @@ int ffdvbd_reload_apply(struct ffdvbd_options *running, const struct ffdvbd_opti
 	}
 	for (int i = 0; i < next->n_adapters; i++) {
 		if (!find(running, next->adapters[i].adapter)) {
-			ffdvbd_log(FFDVBD_LOG_ALWAYS, "%s: [adapter%d] is new: needs a restart",
+			ffdvbd_log(FFDVBD_LOG_WARNING, "%s: [adapter%d] is new: needs a restart",
 				   file_of(next), next->adapters[i].adapter);
 			n++;
 		}
@@ -145,13 +145,13 @@ int ffdvbd_reload_now(struct ffdvbd_reload *r)
 	int rc = 0;
 
 	if (!next) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "SIGHUP: out of memory, settings unchanged");
+		ffdvbd_log(FFDVBD_LOG_ERROR, "SIGHUP: out of memory, settings unchanged");
 		return -1;
 	}
 	ffdvbd_notify("RELOADING=1");
 	/* errors are printed on stderr as at start: the journal under systemd */
 	if (ffdvbd_parse_options_with(r->argc, r->argv, r->default_config, next) != 0) {
-		ffdvbd_log(FFDVBD_LOG_ALWAYS, "SIGHUP: the config has an error (above): running "
+		ffdvbd_log(FFDVBD_LOG_WARNING, "SIGHUP: the config has an error (above): running "
 			   "settings unchanged");
 		rc = -1;
 	} else {

@@ -191,7 +191,7 @@ int ffdvbd_sysfs_view_add(const char *control_path, int adapter)
 			continue;
 		/* VDR compares (MAJ << 8 | MIN) with st_rdev: only equal to makedev() below these */
 		if (t == FFDVB_NODE_FRONTEND && (major(st.st_rdev) >= 4096 || minor(st.st_rdev) >= 256))
-			ffdvbd_log(FFDVBD_LOG_ALWAYS, "sysfs view: %s is %u:%u, which VDR cannot match "
+			ffdvbd_log(FFDVBD_LOG_WARNING, "sysfs view: %s is %u:%u, which VDR cannot match "
 				   "(needs major < 4096, minor < 256)", dev, major(st.st_rdev),
 				   minor(st.st_rdev));
 		if ((rc = write_entry(view, adapter, node, st.st_rdev)) < 0)
@@ -203,7 +203,7 @@ int ffdvbd_sysfs_view_add(const char *control_path, int adapter)
 		   adapter, view);
 	return 0;
 fail:
-	ffdvbd_log(FFDVBD_LOG_ALWAYS, "adapter %d: cannot write the sysfs view for VDR in %s: %s",
+	ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: cannot write the sysfs view for VDR in %s: %s",
 		   adapter, view, strerror(-rc));
 	return rc;
 }

@@ -31,6 +31,7 @@
 #include <linux/dvb/dmx.h>
 #include <linux/dvb/frontend.h>
 
+#include "ffdvb/log.h"
 #include "tuner_internal.h"
 
 #define WATCH_PERIOD_MS 200
@@ -78,11 +79,12 @@ static void dvbv5_log(void *priv, int level, const char *fmt, ...)
 
 	(void)priv;
 	if (getenv("FFDVB_TUNER_DEBUG") || level <= 2 /* LOG_CRIT */) {
+		char text[400];
+
 		va_start(ap, fmt);
-		fprintf(stderr, "ffdvbd: tuner (libdvbv5): ");
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
+		vsnprintf(text, sizeof(text), fmt, ap);
 		va_end(ap);
+		ffdvb_log(level <= 2 ? FFDVB_LOG_ERR : FFDVB_LOG_NOTICE, "tuner (libdvbv5): %s", text);
 	}
 	errno = saved;
 }

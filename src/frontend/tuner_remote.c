@@ -22,6 +22,7 @@
 
 #include <event2/event.h>
 
+#include "ffdvb/log.h"
 #include "tuner_remote.h"
 
 #define REMOTE_CONNECT_TIMEOUT_MS 2000
@@ -139,7 +140,7 @@ static void wire_log(void *opaque, int level, const char *text)
 	struct remote_tuner *rt = opaque;
 
 	if (getenv("FFDVB_TUNER_DEBUG"))
-		fprintf(stderr, "ffdvbd: %s: dvbv5-daemon log %d: %s\n", rt->base.spec, level, text);
+		ffdvb_log(FFDVB_LOG_NOTICE, "%s: dvbv5-daemon log %d: %s", rt->base.spec, level, text);
 	remote_fe_log_line(rt, text);
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ffdvb/log.h"
 #include "osd_internal.h"
 
 static int64_t max64(int64_t a, int64_t b)
@@ -117,8 +118,8 @@ void osd_text(struct ffdvb_osd *osd, struct osd_window *w, int64_t x, int64_t y,
 	osd_font_cell(f, font, &cw, &ch);
 	if (!f->glyphs && !osd->font_warned) {
 		osd->font_warned = 1;
-		fprintf(stderr, "ffdvb osd: no console font %d found (set FFDVB_FONT_DIR or install "
-			"console-setup-linux): OSD_Text draws boxes\n", font);
+		ffdvb_log(FFDVB_LOG_WARNING, "osd: no console font %d found (set FFDVB_FONT_DIR or install "
+			"console-setup-linux): OSD_Text draws boxes", font);
 	}
 	for (size_t i = 0; i < len && i < OSD_TEXT_CHARS && s[i]; i++, x += cw) {
 		int g = f->glyphs ? f->glyph_of[s[i]] : -1;

@@ -20,6 +20,7 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
+#include "ffdvb/log.h"
 #include "sdl_internal.h"
 
 /* longest wait for a page flip to complete before the picture counts as shown anyway */
@@ -381,8 +382,8 @@ int drm_open(struct ffdvb_output *o)
 	o->backend = &drm_backend;
 	int ret = open_card(d, o->cfg.width, o->cfg.height);
 	if (ret) {
-		fprintf(stderr, "ffdvb output: no KMS display (a /dev/dri/card* with a connected "
-				"connector and dumb buffers)\n");
+		ffdvb_log(FFDVB_LOG_WARNING, "output: no KMS display (a /dev/dri/card* with a connected "
+				"connector and dumb buffers)");
 		goto fail;
 	}
 	int w = d->mode.hdisplay, h = d->mode.vdisplay;
@@ -398,14 +399,14 @@ int drm_open(struct ffdvb_output *o)
 	for (int i = 0; i < 2 && !ret; i++)
 		ret = alloc_buf(d, &d->buf[i]);
 	if (ret) {
-		fprintf(stderr, "ffdvb output: KMS dumb buffers %dx%d: %s\n", w, h, strerror(-ret));
+		ffdvb_log(FFDVB_LOG_ERR, "output: KMS dumb buffers %dx%d: %s", w, h, strerror(-ret));
 		goto fail;
 	}
 	d->saved = drmModeGetCrtc(d->fd, d->crtc);
 	if (drmModeSetCrtc(d->fd, d->crtc, d->buf[0].fb, 0, 0, &d->conn, 1, &d->mode)) {
 		ret = -errno;
-		fprintf(stderr, "ffdvb output: KMS mode %dx%d: %s (another program holds the "
-				"display?)\n", w, h, strerror(-ret));
+		ffdvb_log(FFDVB_LOG_ERR, "output: KMS mode %dx%d: %s (another program holds the "
+				"display?)", w, h, strerror(-ret));
 		goto fail;
 	}
 	d->back = 1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ffdvb/log.h"
 #include "output_internal.h"
 
 #define DEFAULT_WIDTH 720
@@ -60,7 +61,7 @@ static int open_auto(struct ffdvb_output *o)
 			return 0;
 		why = "no KMS display";
 	}
-	fprintf(stderr, "ffdvb output: %s: headless output (none)\n", why);
+	ffdvb_log(FFDVB_LOG_NOTICE, "output: %s: headless output (none)", why);
 	return headless_open(o);
 }
 
@@ -251,7 +252,7 @@ void ffdvb_output_set_osd(struct ffdvb_output *o, const uint32_t *argb)
 		if (o->osd)
 			memcpy(o->osd, argb, OSD_BYTES);
 		else
-			fprintf(stderr, "ffdvb output: out of memory for the OSD plane\n");
+			ffdvb_log(FFDVB_LOG_ERR, "output: out of memory for the OSD plane");
 	} else {
 		free(o->osd);
 		o->osd = NULL;

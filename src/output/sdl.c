@@ -14,6 +14,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "ffdvb/log.h"
 #include "sdl_internal.h"
 
 /* longest sleep between two looks at the window's events */
@@ -36,7 +37,7 @@ static void pump_events(struct ffdvb_output *o)
 	while (SDL_PollEvent(&e)) {
 		if (e.type == SDL_QUIT && !s->quit_noted) {
 			/* the daemon serves its clients whatever happens to the window */
-			fprintf(stderr, "ffdvb output: window closed: ignored, ffdvbd keeps running\n");
+			ffdvb_log(FFDVB_LOG_NOTICE, "output: window closed: ignored, ffdvbd keeps running");
 			s->quit_noted = 1;
 		} else if (e.type == SDL_WINDOWEVENT &&
 			   (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED ||
@@ -81,7 +82,7 @@ static int picture_texture(struct sdl_out *s, int w, int h, Uint32 format,
 	SDL_SetYUVConversionMode(mode); /* read by SDL when it creates the texture */
 	s->pic = SDL_CreateTexture(s->ren, format, SDL_TEXTUREACCESS_STREAMING, w, h);
 	if (!s->pic) {
-		fprintf(stderr, "ffdvb output: SDL_CreateTexture %dx%d: %s\n", w, h,
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL_CreateTexture %dx%d: %s", w, h,
 			SDL_GetError());
 		return -ENOMEM;
 	}
@@ -149,7 +150,7 @@ static int upload_picture(struct sdl_out *s, const AVFrame *f)
 		ret = upload_converted(s, f);
 	}
 	if (ret == -EIO)
-		fprintf(stderr, "ffdvb output: SDL texture update: %s\n", SDL_GetError());
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL texture update: %s", SDL_GetError());
 	return ret;
 }
 
@@ -206,7 +207,7 @@ int sdl_read_back(struct ffdvb_output *o, uint8_t *rgb, int stride, int w, int h
 	if (SDL_GetRendererOutputSize(s->ren, &ow, &oh) || ow != w || oh != h)
 		return -EINVAL;
 	if (SDL_RenderReadPixels(s->ren, NULL, SDL_PIXELFORMAT_RGB24, rgb, stride)) {
-		fprintf(stderr, "ffdvb output: SDL_RenderReadPixels: %s\n", SDL_GetError());
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL_RenderReadPixels: %s", SDL_GetError());
 		return -EIO;
 	}
 	return 0;
@@ -299,15 +300,15 @@ static int init_video(enum ffdvb_output_kind kind)
 		SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "kmsdrm", SDL_HINT_OVERRIDE);
 		asked = "kmsdrm";
 	} else if (!asked && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-		fprintf(stderr, "ffdvb output: no display ($DISPLAY, $WAYLAND_DISPLAY) for a "
-				"window (SDL_VIDEODRIVER=offscreen runs without one)\n");
+		ffdvb_log(FFDVB_LOG_WARNING, "output: no display ($DISPLAY, $WAYLAND_DISPLAY) for a "
+				"window (SDL_VIDEODRIVER=offscreen runs without one)");
 		return -ENODEV;
 	}
 	int ret = SDL_InitSubSystem(SDL_INIT_VIDEO);
 	if (kind == FFDVB_OUTPUT_KMSDRM)
 		SDL_ResetHint(SDL_HINT_VIDEODRIVER);
 	if (ret) {
-		fprintf(stderr, "ffdvb output: SDL video: %s\n", SDL_GetError());
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL video: %s", SDL_GetError());
 		return -ENODEV;
 	}
 	const char *driver = SDL_GetCurrentVideoDriver();
@@ -315,7 +316,7 @@ static int init_video(enum ffdvb_output_kind kind)
 			    !strcasecmp(driver, "evdev");
 	if ((kind == FFDVB_OUTPUT_KMSDRM && strcasecmp(driver, "kmsdrm")) ||
 	    (shows_nothing && (!asked || strcasecmp(asked, driver)))) {
-		fprintf(stderr, "ffdvb output: SDL chose the '%s' video driver: no %s\n", driver,
+		ffdvb_log(FFDVB_LOG_WARNING, "output: SDL chose the '%s' video driver: no %s", driver,
 			kind == FFDVB_OUTPUT_KMSDRM ? "KMSDRM display" : "display");
 		SDL_QuitSubSystem(SDL_INIT_VIDEO);
 		return -ENODEV;
@@ -354,7 +355,7 @@ static int create_window(struct ffdvb_output *o, struct sdl_out *s, int hardware
 	}
 	s->win = SDL_CreateWindow("ffdvb", x, y, w, h, flags);
 	if (!s->win) {
-		fprintf(stderr, "ffdvb output: SDL window: %s\n", SDL_GetError());
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL window: %s", SDL_GetError());
 		return -ENODEV;
 	}
 	if (s->kind != FFDVB_OUTPUT_WINDOW)
@@ -365,17 +366,17 @@ static int create_window(struct ffdvb_output *o, struct sdl_out *s, int hardware
 	if (!s->ren)
 		s->ren = SDL_CreateRenderer(s->win, -1, 0);
 	if (!s->ren) {
-		fprintf(stderr, "ffdvb output: SDL renderer: %s\n", SDL_GetError());
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL renderer: %s", SDL_GetError());
 		return -ENODEV;
 	}
 	if (hardware_gl && renders_on_cpu(s->ren)) {
-		fprintf(stderr, "ffdvb output: SDL's renderer draws on the CPU here: not used\n");
+		ffdvb_log(FFDVB_LOG_WARNING, "output: SDL's renderer draws on the CPU here: not used");
 		return -ENODEV;
 	}
 	s->osd = SDL_CreateTexture(s->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING,
 				   FFDVB_OSD_WIDTH, FFDVB_OSD_HEIGHT);
 	if (!s->osd) {
-		fprintf(stderr, "ffdvb output: SDL OSD texture: %s\n", SDL_GetError());
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL OSD texture: %s", SDL_GetError());
 		return -ENOMEM;
 	}
 	SDL_SetTextureBlendMode(s->osd, SDL_BLENDMODE_BLEND);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ffdvb/log.h"
 #include "alsa_audio.h"
 #include "sdl_internal.h"
 
@@ -26,12 +27,12 @@ static int open_alsa(struct ffdvb_output *o, struct sdl_audio *a)
 	if (!strncmp(name, "sdl:", 4) || (!name[0] && getenv("SDL_AUDIODRIVER")))
 		return 0;
 	if (alsa_audio_open(&a->alsa, name[0] ? name : "default", why, sizeof(why)) == 0) {
-		fprintf(stderr, "ffdvb output: sound on ALSA device %s\n", name[0] ? name : "default");
+		ffdvb_log(FFDVB_LOG_NOTICE, "output: sound on ALSA device %s", name[0] ? name : "default");
 		return 1;
 	}
 	if (!name[0])
 		return 0;
-	fprintf(stderr, "ffdvb output: no sound device (ALSA %s: %s): sound is timed, not heard\n",
+	ffdvb_log(FFDVB_LOG_WARNING, "output: no sound device (ALSA %s: %s): sound is timed, not heard",
 		name, why);
 	return -1;
 }
@@ -49,7 +50,7 @@ int sdl_audio_open(struct ffdvb_output *o, struct sdl_audio *a)
 				       ? o->cfg.audio_device + 4 : NULL;
 
 	if (SDL_InitSubSystem(SDL_INIT_AUDIO)) {
-		fprintf(stderr, "ffdvb output: no SDL audio (%s): sound is timed, not heard\n",
+		ffdvb_log(FFDVB_LOG_WARNING, "output: no SDL audio (%s): sound is timed, not heard",
 			SDL_GetError());
 		return 0;
 	}
@@ -59,7 +60,7 @@ int sdl_audio_open(struct ffdvb_output *o, struct sdl_audio *a)
 	}, have;
 	a->dev = SDL_OpenAudioDevice(sdl_name, 0, &want, &have, 0);
 	if (!a->dev) {
-		fprintf(stderr, "ffdvb output: no sound device (%s): sound is timed, not heard\n",
+		ffdvb_log(FFDVB_LOG_WARNING, "output: no sound device (%s): sound is timed, not heard",
 			SDL_GetError());
 		SDL_QuitSubSystem(SDL_INIT_AUDIO);
 		return 0;
@@ -92,7 +93,7 @@ int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb)
 	if (nb > UINT32_MAX / FFDVB_AUDIO_FRAME_BYTES)
 		return -EINVAL;
 	if (SDL_QueueAudio(a->dev, samples, (Uint32)(nb * FFDVB_AUDIO_FRAME_BYTES))) {
-		fprintf(stderr, "ffdvb output: SDL_QueueAudio: %s\n", SDL_GetError());
+		ffdvb_log(FFDVB_LOG_ERR, "output: SDL_QueueAudio: %s", SDL_GetError());
 		return -EIO;
 	}
 	return 0;

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
+#include "ffdvb/log.h"
 #include "daemon/log.h"
 
 static long long fake_now;
@@ -131,6 +133,54 @@ int main(void)
 		       !strcmp(printed(), "ffdvbd: text 3 (repeated 1 time)\n"));
 	ffdvbd_log(FFDVBD_LOG_ALWAYS, "text %d", 3);
 	CHECK_LABELLED("after a flush the text is new again", !strcmp(printed(), "ffdvbd: text 3\n"));
+
+	/* the journal's priorities: one prefix, <N> in front of each line, repeats keep theirs */
+	ffdvbd_log_set_priority_prefix(1);
+	ffdvbd_log_set_level(0, 1); /* -q: errors, warnings and the ready line still come out */
+	ffdvbd_log(FFDVBD_LOG_ERROR, "cannot open %s", "x");
+	ffdvbd_log(FFDVBD_LOG_WARNING, "refused");
+	ffdvbd_log(FFDVBD_LOG_ALWAYS, "ready (adapter 0)");
+	ffdvbd_log(FFDVBD_LOG_NOTICE, "not with -q");
+	CHECK_LABELLED("priorities <3> <4> <5>, notices quiet with -q",
+		       !strcmp(printed(), "<3>ffdvbd: cannot open x\n<4>ffdvbd: refused\n"
+					  "<5>ffdvbd: ready (adapter 0)\n"));
+	ffdvbd_log_set_level(2, 0);
+	/* every module's messages come through the same door, at their priority */
+	ffdvbd_log_install_sink();
+	ffdvb_log(FFDVB_LOG_ERR, "output: SDL window: %s", "no");
+	ffdvb_log(FFDVB_LOG_NOTICE, "output: sound on ALSA device %s", "default");
+	ffdvb_log(FFDVB_LOG_DEBUG, "cuse: detail");
+	CHECK_LABELLED("modules: one prefix, their priorities",
+		       !strcmp(printed(), "<3>ffdvbd: output: SDL window: no\n"
+					  "<5>ffdvbd: output: sound on ALSA device default\n"
+					  "<7>ffdvbd: cuse: detail\n"));
+	for (int i = 0; i < 5; i++)
+		ffdvb_log(FFDVB_LOG_WARNING, "dvb/adapter0/video0: refused");
+	ffdvbd_log_flush();
+	CHECK_LABELLED("modules: repeats counted, priority kept",
+		       !strcmp(printed(), "<4>ffdvbd: dvb/adapter0/video0: refused\n"
+					  "<4>ffdvbd: dvb/adapter0/video0: refused (repeated 4 times)\n"));
+	ffdvbd_log_set_level(0, 0);
+	ffdvb_log(FFDVB_LOG_INFO, "cuse: only with -v");
+	CHECK_LABELLED("modules: info only with -v", !strcmp(printed(), ""));
+	ffdvb_log_set_sink(NULL);
+	/* systemd names the journal's stream in JOURNAL_STREAM: the prefix only when stderr is it */
+	struct stat st;
+	char js[64];
+
+	fstat(2, &st);
+	snprintf(js, sizeof(js), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	setenv("JOURNAL_STREAM", js, 1);
+	ffdvbd_log_set_priority_prefix(-1);
+	ffdvbd_log(FFDVBD_LOG_ERROR, "e");
+	CHECK_LABELLED("JOURNAL_STREAM is stderr: prefixed", !strcmp(printed(), "<3>ffdvbd: e\n"));
+	setenv("JOURNAL_STREAM", "1:1", 1);
+	ffdvbd_log_set_priority_prefix(-1);
+	ffdvbd_log(FFDVBD_LOG_ERROR, "f");
+	CHECK_LABELLED("another stream: plain", !strcmp(printed(), "ffdvbd: f\n"));
+	unsetenv("JOURNAL_STREAM");
+	ffdvbd_log_set_priority_prefix(0);
 
 	fclose(out);
 	free(buf);
