@@ -22,16 +22,19 @@ if ! cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1; then
 	exit 1
 fi
 
-for f in "$bindir/ffdvbd" "$bindir/ffdvbctl" "$bindir/ffdvb-conform"; do
+for f in "$bindir/ffdvbd" "$bindir/ffdvbctl" "$bindir/ffdvb-conform" "$bindir/ffdvb-play" \
+	"$bindir/ffdvb-run" "$bindir/ffdvb-run-vdr"; do
 	[ -x "$prefix/$f" ] || bad "$f not installed as an executable"
 done
 unit=$prefix/$unitdir/ffdvbd.service
 rules=$prefix/$rulesdir/60-ffdvb.rules
 example=$prefix/$docdir/ffdvbd.conf.example
 sysusers=$prefix/$sysusersdir/ffdvb.conf
+dropin=$prefix/$unitdir/vdr.service.d/ffdvb.conf
+docs="$prefix/$docdir/LICENSE $prefix/$docdir/README.md $prefix/$docdir/docs/vdr.md"
 pages="$mandir/man8/ffdvbd.8 $mandir/man5/ffdvbd.conf.5 $mandir/man1/ffdvbctl.1
        $mandir/man1/ffdvb-conform.1"
-for f in "$unit" "$rules" "$example" "$sysusers"; do
+for f in "$unit" "$rules" "$example" "$sysusers" "$dropin" $docs; do
 	[ -s "$f" ] || bad "${f#"$prefix"/} not installed"
 done
 for p in $pages; do
