@@ -33,11 +33,13 @@ sysusers=$prefix/$sysusersdir/ffdvb.conf
 dropin=$prefix/$unitdir/vdr.service.d/ffdvb.conf
 docs="$prefix/$docdir/LICENSE $prefix/$docdir/README.md $prefix/$docdir/docs/vdr.md"
 pages="$mandir/man8/ffdvbd.8 $mandir/man5/ffdvbd.conf.5 $mandir/man1/ffdvbctl.1
-       $mandir/man1/ffdvb-conform.1"
+       $mandir/man1/ffdvb-conform.1 $mandir/man1/ffdvb-play.1 $mandir/man1/ffdvb-run.1"
+# ffdvb-run-vdr.1 is a link page (.so) to ffdvb-run.1
+links="$mandir/man1/ffdvb-run-vdr.1"
 for f in "$unit" "$rules" "$example" "$sysusers" "$dropin" $docs; do
 	[ -s "$f" ] || bad "${f#"$prefix"/} not installed"
 done
-for p in $pages; do
+for p in $pages $links; do
 	[ -s "$prefix/$p" ] || bad "$p not installed"
 done
 [ "$fail" = 0 ] || exit 1
