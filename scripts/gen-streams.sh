@@ -20,6 +20,8 @@ Streams (2 s each unless said otherwise; video 25 fps, audio 48 kHz stereo unles
   hd_h264_1080i.ts   1920x1080 interlaced H.264 (x264, tff) + MP2
   sd_h264_mp2.ts     720x576 progressive H.264 + MP2
   eac3.ts            MPEG-2 + E-AC-3
+  sd_hevc_aac.ts     720x576 HEVC (x265) + AAC-LC in ADTS (DVB-T2 style)
+  sd_h264_latm.ts    720x576 H.264 + AAC-LC in LATM/LOAS (German DVB-T2 HD style)
   s302m.ts           MPEG-2 + SMPTE 302M 16-bit stereo (DVB uncompressed audio, as vidtv sends)
   still.m2v          the first picture of sd_mpeg2_mp2.ts as a raw MPEG-2 elementary stream
                      (sequence header + I-picture, as VIDEO_STILLPICTURE gets it)
@@ -93,6 +95,14 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" \
 			-c:v libx264 -preset veryfast -threads 2 -b:v 2M -g 25 -bf 2 -pix_fmt yuv420p \
 			-flags +bitexact -c:a mp2 -b:a 192k -f mpegts "$2" ;;
+	sd_hevc_aac.ts)
+		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" \
+			-c:v libx265 -preset ultrafast -x265-params log-level=error:pools=none:frame-threads=1 \
+			-b:v 2M -g 25 -bf 2 -pix_fmt yuv420p -c:a aac -b:a 128k -f mpegts "$2" ;;
+	sd_h264_latm.ts)
+		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" \
+			-c:v libx264 -preset veryfast -threads 2 -b:v 2M -g 25 -bf 2 -pix_fmt yuv420p \
+			-flags +bitexact -c:a aac -b:a 128k -mpegts_flags latm -f mpegts "$2" ;;
 	eac3.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
 			-c:a eac3 -b:a 192k -f mpegts "$2" ;;
@@ -124,6 +134,7 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 # the names gen_one knows (checked before anything is made)
 NAMES="sd_mpeg2_mp2.ts sd_mpeg2_mp2.mpg sd_mpeg2_ac3.ts sd_mpeg2_ac3.mpg sd_mpeg2_lpcm.mpg
 sd_mpeg1_mp3.mpg hd_mpeg2_1080i.ts hd_h264_1080i.ts sd_h264_mp2.ts eac3.ts s302m.ts still.m2v tone.ac3
+sd_hevc_aac.ts sd_h264_latm.ts
 avsync.ts resize_a.ts resize_b.ts resize.ts"
 for name in "$@"; do
 	case " $(echo $NAMES) " in

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ffdvb/log.h"
 #include "es_internal.h"
 
 /* large enough for every broadcast format (and UHD), small enough that a garbage sequence
@@ -274,10 +275,21 @@ void es_codec_drain(struct es *es)
 	decoder_drain(es);
 }
 
+#define ES_UNKNOWN_NOTE_BYTES (64 * 1024)
+
 int es_codec_start_at(struct es *es, enum AVCodecID id, size_t off, size_t n)
 {
 	if (id == AV_CODEC_ID_NONE) {
 		es->st.skipped_bytes += n;
+		/* a format we do not take says so once, instead of a silent black picture */
+		if (!es->unknown_noted && es->st.skipped_bytes >= ES_UNKNOWN_NOTE_BYTES) {
+			es->unknown_noted = 1;
+			ffdvb_log(FFDVB_LOG_WARNING, "decoder: no %s format we decode in the first %d "
+				  "KiB of the stream (%s): skipped", es->cfg.kind == ES_VIDEO ? "video"
+				  : "audio", ES_UNKNOWN_NOTE_BYTES / 1024, es->cfg.kind == ES_VIDEO
+				  ? "MPEG-1/2, H.264 and HEVC are" : "MPEG audio, AAC, AC-3, E-AC-3, "
+				  "LPCM and IEC 61937 are");
+		}
 		return -1;
 	}
 	es->st.skipped_bytes += off;

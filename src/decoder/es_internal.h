@@ -57,6 +57,7 @@ struct es {
 	struct es_stats st;
 	struct es_codec c;
 	enum AVCodecID last_id;     /* codec of the previous open, for codec_changes */
+	int unknown_noted;          /* "no known codec" logged for this stream */
 	int key_only;
 
 	uint8_t *pad;               /* padded copy of the parser's input (es_codec.c) */

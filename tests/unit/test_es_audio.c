@@ -324,6 +324,8 @@ int main(void)
 		{ "sd_mpeg2_ac3.ts", "ac3", 1.0 },
 		{ "sd_mpeg2_ac3.mpg", "ac3", 1.0 },
 		{ "eac3.ts", "eac3", 1.0 },
+		{ "sd_hevc_aac.ts", "aac", 1.0 },
+		{ "sd_h264_latm.ts", "aac_latm", 1.0 },
 		{ "sd_mpeg2_lpcm.mpg", "pcm_dvd", 0.0 },
 		{ "s302m.ts", "s302m", 0.0 },
 	};

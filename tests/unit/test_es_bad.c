@@ -5,6 +5,7 @@
  * es_reset mid-stream. Errors are counted in the stats, and the pictures and sound after the
  * damage equal the ffmpeg CLI's decode of the clean stream. */
 #include "test_es_util.h"
+#include "ffdvb/log.h"
 
 static uint32_t rng = 2024;
 
@@ -350,6 +351,47 @@ static void check_reset(const char *name)
 	feeder_free(&fd);
 }
 
+static int unknown_lines;
+
+static void count_unknown(int priority, const char *text)
+{
+	if (priority == FFDVB_LOG_WARNING && strstr(text, "no video format we decode"))
+		unknown_lines++;
+}
+
+static void on_nothing(void *ctx, struct AVFrame *frame, const struct es_frame_info *info)
+{
+	(void)info;
+	++*(int *)ctx;
+	av_frame_free(&frame);
+}
+
+/* a video stream of a format we do not take (VC-1, MPEG-4 part 2 ...: here bytes with start
+ * codes that are none of ours) is skipped, counted, and said once in the log */
+static void check_unknown_video(void)
+{
+	struct es_config cfg = { .kind = ES_VIDEO };
+	struct es *es = es_new(&cfg);
+	uint8_t pes[2048] = { 0, 0, 1, 0xE0, 0x07, 0xFA, 0x80, 0x00, 0x00 };
+	struct es_stats st;
+	int frames = 0;
+
+	for (size_t i = 9; i + 4 < sizeof(pes); i += 64) { /* VC-1 style sequence/entry codes */
+		pes[i + 2] = 1;
+		pes[i + 3] = 0x0F;
+	}
+	ffdvb_log_set_sink(count_unknown);
+	for (int k = 0; k < 100 && es; k++) /* 200 KiB */
+		es_feed_pes(es, pes, sizeof(pes), on_nothing, &frames);
+	ffdvb_log_set_sink(NULL);
+	es_get_stats(es, &st);
+	printf("unknown video: %llu bytes skipped\n", (unsigned long long)st.skipped_bytes);
+	EXPECT_EQ("unknown video: no frames", frames, 0);
+	CHECK_LABELLED("unknown video: skipped and counted", st.skipped_bytes >= 100 * 2039);
+	EXPECT_EQ("unknown video: said once", unknown_lines, 1);
+	es_free(es);
+}
+
 int main(void)
 {
 	static const char *const change[] = { "sd_mpeg2_mp2.ts", "sd_h264_mp2.ts",
@@ -366,5 +408,6 @@ int main(void)
 		       "mpeg2video", 0, 544, 576);
 	check_pts_jump("sd_mpeg2_mp2.ts");
 	check_reset("sd_mpeg2_mp2.ts");
+	check_unknown_video();
 	return finish("test_es_bad");
 }

@@ -166,8 +166,9 @@ int main(int argc, char **argv)
 		{ "hd_mpeg2_1080i.ts", "mpeg2video", 1920, 1080, 1, 16, 9 },
 		{ "sd_h264_mp2.ts", "h264", 720, 576, 0, 5, 4 },
 		{ "hd_h264_1080i.ts", "h264", 1920, 1080, 1, 16, 9 },
+		{ "sd_hevc_aac.ts", "hevc", 720, 576, 0, 5, 4 },
 	};
-	const char *only = argc > 1 ? argv[1] : NULL; /* "mpeg" or "h264": a subset */
+	const char *only = argc > 1 ? argv[1] : NULL; /* "mpeg", "h264" or "hevc": a subset */
 
 	av_log_set_level(AV_LOG_ERROR);
 	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)

@@ -160,6 +160,8 @@ int main(int argc, char **argv)
 		{ "sd_mpeg1_mp3.mpg", 352, 288, FFDVB_VIDEO_FORMAT_4_3, 1 },
 		{ "sd_h264_mp2.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
 		{ "eac3.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
+		{ "sd_hevc_aac.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
+		{ "sd_h264_latm.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
 		{ "hd_mpeg2_1080i.ts", 1920, 1080, FFDVB_VIDEO_FORMAT_16_9, 1 },
 		{ "hd_h264_1080i.ts", 1920, 1080, FFDVB_VIDEO_FORMAT_16_9, 1 },
 	};
