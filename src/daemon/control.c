@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,12 @@
 #define TRACE_STALL_S 30   /* a trace listener that reads nothing for this long loses its slot */
 #define ACCEPT_RETRY_S 1   /* out of descriptors: accepting pauses this long instead of spinning */
 
+struct job;
+
 struct client {
 	struct ffdvbd_control *ctl;
 	struct bufferevent *bev;
+	struct job *job;   /* its slow command, running */
 	int tracing; /* streams the call trace until it goes away */
 	size_t answer_bytes; /* charged to the answer budget until the client is freed */
 	struct client *prev, *next;
@@ -47,6 +51,22 @@ struct ffdvbd_control {
 	int accepting, closing;
 	const char *record_dir; /* --record, or NULL */
 	struct ffdvbd_trace *trace;
+	struct job *job;      /* the slow command running now (one at a time) */
+	int job_pipe[2];      /* the worker says "done" here */
+	struct event *ev_job;
+};
+
+/* A slow command (screenshot: PNG encoding; record: file writing) runs on its own thread, so
+ * that the loop goes on serving every node meanwhile; the answer comes back through a pipe. */
+struct job {
+	struct ffdvbd_control *ctl;
+	struct client *client; /* NULL once the client went away */
+	struct ffdvb_decoder *dec;
+	const char *record_dir;
+	char line[MAX_COMMAND + 1];
+	char *text;
+	size_t len;
+	pthread_t thread;
 };
 
 void ffdvbd_control_set_trace(struct ffdvbd_control *ctl, struct ffdvbd_trace *trace)
@@ -85,6 +105,8 @@ static void client_free(struct client *c)
 		c->next->prev = c->prev;
 	if (c->tracing)
 		ffdvbd_trace_unlisten(c->ctl->trace, c->bev);
+	if (c->job)
+		c->job->client = NULL; /* its answer is dropped when it comes */
 	bufferevent_free(c->bev);
 	ctl->usage.answer_bytes -= c->answer_bytes;
 	ctl->usage.clients--;
@@ -167,15 +189,10 @@ static void start_trace(struct client *c)
 	bufferevent_enable(c->bev, EV_WRITE);
 }
 
-static void respond(struct client *c, const char *line)
+/* Sends text (malloc'ed, taken; NULL: out of memory) and closes once it is out. */
+static void send_answer(struct client *c, char *text, size_t len)
 {
-	if (!strcmp(line, "trace")) {
-		start_trace(c);
-		return;
-	}
 	struct ffdvbd_control *ctl = c->ctl;
-	size_t len = 0;
-	char *text = answer(ctl, line, &len);
 
 	if (text && ctl->usage.answer_bytes + len > FFDVBD_CONTROL_ANSWER_BYTES_MAX) {
 		ffdvbd_log(FFDVBD_LOG_WARNING, "control socket: answer of %zu bytes refused, %zu "
@@ -195,6 +212,100 @@ static void respond(struct client *c, const char *line)
 	ctl->usage.answer_bytes += len;
 	/* closes once the answer is out */
 	bufferevent_setcb(c->bev, NULL, on_client_written, on_client_gone, c);
+}
+
+static void send_text(struct client *c, const char *msg)
+{
+	char *text = strdup(msg);
+
+	send_answer(c, text, text ? strlen(text) : 0);
+}
+
+static void *job_run(void *arg)
+{
+	struct job *j = arg;
+	FILE *f = open_memstream(&j->text, &j->len);
+	char done = 1;
+
+	if (f) {
+		ffdvbd_media_slow(j->dec, j->record_dir, j->line, f);
+		if (fclose(f) != 0) {
+			free(j->text);
+			j->text = NULL;
+		}
+	}
+	if (write(j->ctl->job_pipe[1], &done, 1) != 1)
+		abort(); /* a pipe of our own with room for one byte: cannot fail */
+	return NULL;
+}
+
+static void job_finish(struct ffdvbd_control *ctl)
+{
+	struct job *j = ctl->job;
+
+	pthread_join(j->thread, NULL);
+	ctl->job = NULL;
+	if (j->client) {
+		j->client->job = NULL;
+		send_answer(j->client, j->text, j->len);
+	} else {
+		free(j->text);
+	}
+	free(j);
+}
+
+static void on_job_done(evutil_socket_t fd, short what, void *arg)
+{
+	char done;
+
+	(void)what;
+	if (read(fd, &done, 1) == 1)
+		job_finish(arg);
+}
+
+static void start_job(struct client *c, const char *line)
+{
+	struct ffdvbd_control *ctl = c->ctl;
+	struct job *j;
+
+	bufferevent_disable(c->bev, EV_READ);
+	if (ctl->job) {
+		send_text(c, "error: busy: another screenshot or record is being made, try again\n");
+		return;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j) {
+		send_answer(c, NULL, 0);
+		return;
+	}
+	j->ctl = ctl;
+	j->client = c;
+	j->dec = ffdvb_card_decoder(ctl->card); /* the card is the loop's: asked here */
+	j->record_dir = ctl->record_dir;
+	snprintf(j->line, sizeof(j->line), "%s", line);
+	if (pthread_create(&j->thread, NULL, job_run, j) != 0) {
+		free(j);
+		send_text(c, "error: cannot start a thread for it\n");
+		return;
+	}
+	ctl->job = j;
+	c->job = j;
+}
+
+static void respond(struct client *c, const char *line)
+{
+	if (!strcmp(line, "trace")) {
+		start_trace(c);
+		return;
+	}
+	if (ffdvbd_media_is_slow(line)) {
+		start_job(c, line);
+		return;
+	}
+	size_t len = 0;
+	char *text = answer(c->ctl, line, &len);
+
+	send_answer(c, text, len);
 }
 
 static void on_client_read(struct bufferevent *bev, void *arg)
@@ -335,6 +446,7 @@ struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *p
 	ctl->base = base;
 	ctl->card = card;
 	ctl->fd = -1;
+	ctl->job_pipe[0] = ctl->job_pipe[1] = -1;
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		err = -ENAMETOOLONG;
 		step = "path";
@@ -377,7 +489,11 @@ struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *p
 	step = "event";
 	ctl->ev_accept = event_new(base, ctl->fd, EV_READ | EV_PERSIST, on_accept, ctl);
 	ctl->ev_retry = evtimer_new(base, on_accept_retry, ctl);
-	if (!ctl->ev_accept || !ctl->ev_retry || event_add(ctl->ev_accept, NULL) != 0) {
+	if (pipe2(ctl->job_pipe, O_CLOEXEC | O_NONBLOCK) == 0)
+		ctl->ev_job = event_new(base, ctl->job_pipe[0], EV_READ | EV_PERSIST, on_job_done,
+					ctl);
+	if (!ctl->ev_accept || !ctl->ev_retry || !ctl->ev_job ||
+	    event_add(ctl->ev_accept, NULL) != 0 || event_add(ctl->ev_job, NULL) != 0) {
 		err = -ENOMEM;
 		goto free_event;
 	}
@@ -389,6 +505,12 @@ free_event:
 		event_free(ctl->ev_accept);
 	if (ctl->ev_retry)
 		event_free(ctl->ev_retry);
+	if (ctl->ev_job)
+		event_free(ctl->ev_job);
+	if (ctl->job_pipe[0] >= 0) {
+		close(ctl->job_pipe[0]);
+		close(ctl->job_pipe[1]);
+	}
 unlink_path:
 	unlink(path);
 close_fd:
@@ -408,6 +530,11 @@ void ffdvbd_control_free(struct ffdvbd_control *ctl)
 	ctl->closing = 1; /* client_free must not re-arm accepting now */
 	while (ctl->clients)
 		client_free(ctl->clients);
+	if (ctl->job) /* its client is gone: wait for the thread, drop the answer */
+		job_finish(ctl);
+	event_free(ctl->ev_job);
+	close(ctl->job_pipe[0]);
+	close(ctl->job_pipe[1]);
 	event_free(ctl->ev_retry);
 	event_free(ctl->ev_accept);
 	close(ctl->fd);

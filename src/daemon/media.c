@@ -11,9 +11,8 @@
 #include "ffdvb/decoder.h"
 #include "ffdvb/osd.h"
 
-int ffdvbd_write_record(struct ffdvb_card *card, const char *dir)
+static int write_record(struct ffdvb_decoder *dec, const char *dir)
 {
-	struct ffdvb_decoder *dec = ffdvb_card_decoder(card);
 	char log[512], pcm[512];
 
 	if (!dec)
@@ -21,6 +20,11 @@ int ffdvbd_write_record(struct ffdvb_card *card, const char *dir)
 	snprintf(log, sizeof(log), "%s/pictures.log", dir);
 	snprintf(pcm, sizeof(pcm), "%s/sound.s16", dir);
 	return ffdvb_output_write_record(ffdvb_decoder_output(dec), log, pcm);
+}
+
+int ffdvbd_write_record(struct ffdvb_card *card, const char *dir)
+{
+	return write_record(ffdvb_card_decoder(card), dir);
 }
 
 /* the PNG is encoded in memory and goes straight into the answer: no file anywhere */
@@ -59,7 +63,6 @@ int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const 
 			 FILE *out)
 {
 	struct ffdvb_decoder *dec = ffdvb_card_decoder(card);
-	int r;
 
 	if (!strcmp(line, "osd-plane")) { /* the OSD as the compositor gets it: raw ARGB words */
 		uint32_t *plane = malloc((size_t)FFDVB_OSD_WIDTH * FFDVB_OSD_HEIGHT * 4);
@@ -75,26 +78,14 @@ int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const 
 	}
 	if (!strncmp(line, "osd-window ", 11))
 		return osd_window(card, atoi(line + 11), out);
-	if (strcmp(line, "screenshot") && strcmp(line, "record") && strcmp(line, "decoder"))
+	if (ffdvbd_media_is_slow(line)) {
+		ffdvbd_media_slow(dec, record_dir, line, out);
+		return 1;
+	}
+	if (strcmp(line, "decoder"))
 		return 0;
 	if (!dec) {
 		fprintf(out, "error: no decoder (ffdvbd runs with --no-decode)\n");
-		return 1;
-	}
-	if (!strcmp(line, "screenshot")) {
-		r = screenshot(dec, out);
-		if (r < 0)
-			fprintf(out, "error: screenshot failed: %s\n", strerror(-r));
-	} else if (!strcmp(line, "record")) {
-		if (!record_dir || !*record_dir) {
-			fprintf(out, "error: ffdvbd runs without --record DIR\n");
-			return 1;
-		}
-		r = ffdvbd_write_record(card, record_dir);
-		if (r < 0)
-			fprintf(out, "error: writing the record failed: %s\n", strerror(-r));
-		else
-			fprintf(out, "ok %s\n", record_dir);
 	} else {
 		struct ffdvb_decoder_stats s;
 
@@ -109,4 +100,29 @@ int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const 
 			(unsigned long long)s.decode_errors, s.idle);
 	}
 	return 1;
+}
+
+int ffdvbd_media_is_slow(const char *line)
+{
+	return !strcmp(line, "screenshot") || !strcmp(line, "record");
+}
+
+void ffdvbd_media_slow(struct ffdvb_decoder *dec, const char *record_dir, const char *line,
+		       FILE *out)
+{
+	int r;
+
+	if (!dec) {
+		fprintf(out, "error: no decoder (ffdvbd runs with --no-decode)\n");
+	} else if (!strcmp(line, "screenshot")) {
+		r = screenshot(dec, out);
+		if (r < 0)
+			fprintf(out, "error: screenshot failed: %s\n", strerror(-r));
+	} else if (!record_dir || !*record_dir) {
+		fprintf(out, "error: ffdvbd runs without --record DIR\n");
+	} else if ((r = write_record(dec, record_dir)) < 0) {
+		fprintf(out, "error: writing the record failed: %s\n", strerror(-r));
+	} else {
+		fprintf(out, "ok %s\n", record_dir);
+	}
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Control-socket commands about what is on screen (control.c hands them over):
+/* Control-socket commands about what is on screen (control.c hands them over; screenshot and
+ * record on a worker thread, one at a time, "error: busy: ..." for a second one meanwhile):
  *   screenshot       -> the composited picture as PNG bytes (ffdvbctl writes the file with the
  *                       caller's own rights; the daemon writes nothing where a client says)
  *   record           -> writes the headless record to the --record folder, answers "ok DIR"
@@ -13,9 +14,19 @@
 
 struct ffdvb_card;
 
-/* Answers `line` on out if it is one of the commands above: returns 1; 0 if it is not. */
+struct ffdvb_decoder;
+
+/* Answers `line` on out if it is one of the quick commands above (decoder, osd-plane,
+ * osd-window; on the loop thread): returns 1; 0 if it is not. */
 int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const char *line,
 			 FILE *out);
+
+/* The slow ones, screenshot (PNG encoding) and record (file writing): nonzero for them. They
+ * run on a worker thread (control.c), away from the loop that serves every node. */
+int ffdvbd_media_is_slow(const char *line);
+/* Answers a slow command for dec (NULL: ffdvbd runs with --no-decode). Any thread. */
+void ffdvbd_media_slow(struct ffdvb_decoder *dec, const char *record_dir, const char *line,
+		       FILE *out);
 
 /* Writes DIR/pictures.log and DIR/sound.s16 (the headless record). 0 or -errno. */
 int ffdvbd_write_record(struct ffdvb_card *card, const char *dir);

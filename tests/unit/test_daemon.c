@@ -170,6 +170,13 @@ static void control(void)
 	CHECK_LABELLED("a last line without newline counts", a && a[0] == '{');
 	a = ask(base, path, "reboot\n");
 	CHECK_LABELLED("unknown command -> error:", a && strncmp(a, "error: ", 7) == 0);
+	/* the slow commands run on a worker thread; their answer comes back through the loop */
+	a = ask(base, path, "screenshot\n");
+	printf("screenshot: %.40s\n", a && a[0] == '\x89' ? "(PNG)" : a ? a : "(none)");
+	CHECK_LABELLED("screenshot answers (a PNG, or why not)",
+		       a && (!strncmp(a, "\x89PNG", 4) || !strncmp(a, "error: ", 7)));
+	a = ask(base, path, "record\n");
+	CHECK_LABELLED("record answers through the worker too", a && !strncmp(a, "error: ", 7));
 
 	ffdvbd_control_free(ctl);
 	CHECK_LABELLED("socket removed on free", access(path, F_OK) != 0);
