@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb ABI: our own copy of the full-featured DVB decoder interface (video0, audio0, osd0 and
  * the demux calls that feed the decoder), request numbers, structs and constants, for 64-bit
- * and 32-bit callers. Layouts follow ../shared/ref/av7110-api.md §10; the project never needs
+ * and 32-bit callers. Layouts follow docs/av7110.md §10; the project never needs
  * the deprecated <linux/dvb/video.h>, audio.h or osd.h. The frontend ABI is the current uapi
  * <linux/dvb/frontend.h>; only its 32-bit layouts are defined here. */
 #ifndef FFDVB_ABI_H

@@ -4,8 +4,8 @@
  * pictures and sound on the card's output (include/ffdvb/output.h) from a presenter thread that
  * owns the clock: audio is the master where there is audio and A/V sync is on, else a system
  * clock started from the video's own PTS. It implements the play states and trick modes of
- * ref/av7110-api.md §9 as VDR drives them (clients.md §2.6) and reports the STC (the PTS of the
- * picture on screen) for DMX_GET_STC.
+ * docs/av7110.md §9 as VDR drives them (its clients §2.6) and reports the STC (the PTS of
+ * the picture on screen) for DMX_GET_STC.
  *
  * Flow control: each stream's input queue is small; ffdvb_decoder_put() refuses (-EAGAIN) when
  * it is full, and the decoder calls the wake hook when there is room again, so the card's rings

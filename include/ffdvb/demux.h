@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ffdvb demux: the av7110 host PES repacker (ref/av7110-api.md §6.1) that turns what a client
+/* ffdvb demux: the av7110 host PES repacker (docs/av7110.md §6.1) that turns what a client
  * writes to video0/audio0 (PES/PS byte stream, or TS packets) into PES packets of at most 2048
  * bytes, plus a PES header parser. It does not route to rings, decode, filter PIDs or parse PSI:
  * the card chooses the ring from the stream id it is handed. */

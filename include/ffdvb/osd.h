@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ffdvb OSD: the av7110 on-screen display model (ref/av7110-api.md §7): up to 7 windows of
+/* ffdvb OSD: the av7110 on-screen display model (docs/av7110.md §7): up to 7 windows of
  * 1/2/4/8-bit palette bitmaps with per-window palettes, the OSD_SEND_CMD command set with its
  * errno, a built-in text font, and the rendering of the visible windows into one 720x576 ARGB
  * plane that the output blends over the video (include/ffdvb/output.h).

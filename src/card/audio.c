@@ -100,7 +100,7 @@ static int audio_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 	case FFDVB_AUDIO_CLEAR_BUFFER:
 		card_flush_audio(card);
 		ffdvb_repacker_reset(&card->arepack);
-		if (card->playing) /* clients.md §2.9: restarting decoding un-mutes */
+		if (card->playing) /* docs/av7110.md, clients §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;
 		break;
 	case FFDVB_AUDIO_SET_ID:

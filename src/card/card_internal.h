@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private state of the emulated card (src/card only). All state is per card, never per file, as
- * on av7110 (../shared/ref/av7110-api.md §3); a file only remembers its node, access mode and,
+ * on av7110 (docs/av7110.md §3); a file only remembers its node, access mode and,
  * on demux0, its own filter. */
 #ifndef FFDVB_CARD_INTERNAL_H
 #define FFDVB_CARD_INTERNAL_H
@@ -106,8 +106,8 @@ struct ffdvb_card {
 	int display_ar; /* VIDEO_SET_FORMAT: TV aspect 0 = 4:3, 1 = 16:9 */
 	struct ffdvb_video_size video_size;
 	struct ffdvb_audio_mixer mixer; /* AUDIO_SET_MIXER, never reported */
-	/* clients.md §2.9: AUDIO_SET_MUTE(1) mutes "until audio is (re)started"; mute_state stays as
-	 * reported, effective_mute is what the decoder will apply */
+	/* docs/av7110.md, clients §2.9: AUDIO_SET_MUTE(1) mutes "until audio is (re)started";
+	 * mute_state stays as reported, effective_mute is what the decoder will apply */
 	int effective_mute;
 	struct card_ring vring, aring;
 	/* §6.1: video0 (and still pictures) feed vrepack, audio0 feeds arepack */
@@ -204,7 +204,8 @@ void card_play_state_changed(struct ffdvb_card *card); /* re-evaluates drain tim
 void card_drain_tick(struct ffdvb_card *card);
 uint64_t card_stc(struct ffdvb_card *card);
 /* The decoder calls this when it (re)starts decoding audio (new live PID, start of playback):
- * the firmware un-mutes then, which VDR relies on after its AUDIO_SET_MUTE(1) (clients.md §2.9). */
+ * the firmware un-mutes then, which VDR relies on after its AUDIO_SET_MUTE(1) (docs/av7110.md,
+ * clients §2.9). */
 void card_audio_decoding_started(struct ffdvb_card *card);
 int card_free_cond(const struct ffdvb_card *card); /* both rings >= 20480 free */
 

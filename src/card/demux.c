@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* demux0: the dvb-core dmxdev behaviour an application of the card sees (§8, clients.md §1.3):
+/* demux0: the dvb-core dmxdev behaviour an application of the card sees (docs/av7110.md §8 and
+ * clients §1.3):
  * one filter per open file, one decoder feed per pes_type per card, DMX_GET_STC. Data comes from
  * the tuner (include/ffdvb/tuner.h): each client file has a tuner demux file. A tuner with a
  * real dmxdev behind it checks the arguments itself and its errno wins; the software demux
@@ -55,7 +56,7 @@ static int start_pes(struct card_file *f)
 		card->dmx_pids[type] = flt->pids[i];
 		flt->decoder_feed = 1;
 		/* The decoder issue routes the PID (0x1FFF clears all decoder PIDs on av7110).
-		 * clients.md §2.9: a new audio decoder PID restarts audio, which un-mutes. */
+		 * docs/av7110.md, clients §2.9: a new audio decoder PID restarts audio, which un-mutes. */
 		if (type == FFDVB_DMX_PES_AUDIO0)
 			card->effective_mute = 0;
 	}

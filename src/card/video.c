@@ -136,7 +136,7 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 	case FFDVB_VIDEO_CLEAR_BUFFER:
 		card_flush_video(card);
 		ffdvb_repacker_reset(&card->vrepack);
-		if (card->playing) /* clients.md §2.9: restarting decoding un-mutes */
+		if (card->playing) /* docs/av7110.md, clients §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;
 		break;
 	case FFDVB_VIDEO_SET_STREAMTYPE:

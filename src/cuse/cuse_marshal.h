@@ -4,7 +4,7 @@
  * and maybe out, as dvb-core's copy does), convert the 32-bit layouts of i386 callers to the
  * native ones and back, and describe the memory an embedded pointer names (still picture,
  * OSD data, DVBv5 property array) so that the transport can fetch it. Sources of the rules:
- * ../shared/ref/av7110-api.md §10.1-§10.3, §7.2, §7.4. */
+ * docs/av7110.md §10.1-§10.3, §7.2, §7.4. */
 #ifndef FFDVB_CUSE_MARSHAL_H
 #define FFDVB_CUSE_MARSHAL_H
 

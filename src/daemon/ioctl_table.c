@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The ioctl table (ioctl_table.h): per node, in request order as av7110-api.md §1 lists them.
+/* The ioctl table (ioctl_table.h): per node, in request order as docs/av7110.md §1 lists them.
  * Change a row here when the card's behaviour changes: test_ioctl_card holds the card to it,
  * test_ioctl_matrix holds README.md to it. */
 #include "ioctl_table.h"
@@ -11,7 +11,7 @@
 
 #include "ffdvb/abi.h"
 
-/* dmxdev's old DMX_SET_SOURCE: compiled out of current dvb-core (av7110-api.md §1, demux0) */
+/* dmxdev's old DMX_SET_SOURCE: compiled out of current dvb-core (docs/av7110.md §1, demux0) */
 #define OLD_DMX_SET_SOURCE _IOW('o', 49, int)
 
 #define V FFDVB_NODE_VIDEO

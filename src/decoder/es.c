@@ -50,7 +50,7 @@ void es_reset(struct es *es)
 	forget(es);
 }
 
-/* the minimal header the repacker gives continuation fragments (ref/av7110-api.md §6.1) */
+/* the minimal header the repacker gives continuation fragments (docs/av7110.md §6.1) */
 static int minimal_header(const uint8_t *pkt, size_t hlen, const struct ffdvb_pes_header *h)
 {
 	if (h->mpeg1)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* PES header parsing: MPEG-2 (ISO/IEC 13818-1 §2.4.3.6/§2.4.3.7) and MPEG-1 (ISO/IEC 11172-1
- * §2.4.3.3) syntax, and the av7110 classification of stream ids (ref/av7110-api.md §6.1). */
+ * §2.4.3.3) syntax, and the av7110 classification of stream ids (docs/av7110.md §6.1). */
 #include <errno.h>
 
 #include "ffdvb/demux.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The input side of the av7110 PES repacker (ref/av7110-api.md §6.1): scan for 00 00 01 + stream
+/* The input side of the av7110 PES repacker (docs/av7110.md §6.1): scan for 00 00 01 + stream
  * id, forward 0xBD/0xC0-0xEF, skip padding-like packets by their length, drop pack and system
  * headers, resume scanning after anything else. A rejected header's bytes after the prefix are
  * scanned again (r->back), so the result does not depend on where the input was split. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Output side of the repacker (ref/av7110-api.md §6.1): packets of at most 2048 bytes. The
+/* Output side of the repacker (docs/av7110.md §6.1): packets of at most 2048 bytes. The
  * original header (with PTS/DTS) opens the first fragment; continuation fragments get a minimal
  * header without time stamps (MPEG-2: 0x80 0x00 0x00, MPEG-1: 0x0F). Every output packet
  * carries its real PES_packet_length. All bytes enter r->out through out_put(). */

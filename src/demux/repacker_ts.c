@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The TS path of video0/audio0 writes (ref/av7110-api.md §4.1): one 188-byte packet at a time
+/* The TS path of video0/audio0 writes (docs/av7110.md §4.1): one 188-byte packet at a time
  * into the same repacker. Header fields per ISO/IEC 13818-1 §2.4.3.2 (transport packet) and
  * §2.4.3.4 (adaptation field). */
 #include "repacker_internal.h"

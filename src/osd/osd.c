@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The OSD model: windows, palettes and the OSD_SEND_CMD command set with av7110's argument
- * checks (ref/av7110-api.md §7.2). What the firmware did silently (a window that is not open,
+ * checks (docs/av7110.md §7.2). What the firmware did silently (a window that is not open,
  * coordinates outside the window, palette entries past the window's palette) returns 0 and
  * changes nothing; only the driver's own checks give an errno.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Our ABI (include/ffdvb/abi.h) against the numbers of ../shared/ref/av7110-api.md §1/§10 and,
+/* Our ABI (include/ffdvb/abi.h) against the numbers of docs/av7110.md §1/§10 and,
  * where the system still ships them, the deprecated <linux/dvb/...> headers. */
 #include <stddef.h>
 #include <stdio.h>

@@ -114,7 +114,7 @@ static void filters(void)
 	CHECK_EQ(pes_filter(f1, 0x2001, FFDVB_DMX_OUT_DECODER, FFDVB_DMX_PES_PCR0,
 			    FFDVB_DMX_IMMEDIATE_START), -EINVAL);
 
-	/* an audio decoder PID restarts audio: the effective mute goes (clients.md §2.9) */
+	/* an audio decoder PID restarts audio: the effective mute goes (docs/av7110.md, clients §2.9) */
 	E.card->effective_mute = 1;
 	CHECK_EQ(pes_filter(f3, 0x101, FFDVB_DMX_OUT_DECODER, FFDVB_DMX_PES_AUDIO0,
 			    FFDVB_DMX_IMMEDIATE_START), 0);

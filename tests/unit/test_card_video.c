@@ -186,7 +186,7 @@ static void audio_ioctls(void)
 	CHECK_EQ(io_arg(a, FFDVB_AUDIO_CHANNEL_SELECT, 9), -EINVAL);
 	CHECK_EQ(E.card->audio.channel_select, 9);
 
-	/* the auto-unmute of clients.md §2.9 */
+	/* the auto-unmute of docs/av7110.md, clients §2.9 */
 	CHECK_EQ(io_arg(a, FFDVB_AUDIO_SET_MUTE, 1), 0);
 	CHECK_EQ(E.card->audio.mute_state, 1);
 	CHECK_EQ(E.card->effective_mute, 1);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The PES/PS path of the repacker (ref/av7110-api.md §6.1): what is forwarded, skipped and
+/* The PES/PS path of the repacker (docs/av7110.md §6.1): what is forwarded, skipped and
  * discarded, MPlayer's split writes, fragmenting into <= 2048-byte packets, and counters. */
 #include "test_demux_util.h"
 

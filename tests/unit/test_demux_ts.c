@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The TS path of the repacker (ref/av7110-api.md §4.1): PID and sync byte ignored, TEI resets
+/* The TS path of the repacker (docs/av7110.md §4.1): PID and sync byte ignored, TEI resets
  * and drops, adaptation fields skipped, packets without payload dropped, payload_unit_start
  * closing an open unbounded PES (VDR's TS recordings: video PES with length 0). */
 #include "test_demux_util.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The OSD through the card's osd0 (OSD_SEND_CMD as the transport delivers it) in VDR's
- * sequences (clients.md §2.8): activation (SetWindow + Clear on all 7 windows), Open hidden,
+ * sequences (docs/av7110.md, clients §2.8): activation (SetWindow + Clear on all 7 windows),
+ * Open hidden,
  * SetPalette with the colours used so far, SetBlock of the bitmap and of widened dirty
  * rectangles at the bitmap's stride, MoveWindow to show, Close. Once with the default memory
  * size (one 8-bit window) and once with 92000 (VDR's "sttng" layout: 5 windows of 2, 1, 2, 2

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The OSD tests' reference: an independent, deliberately naive model of what the screen must
  * show (one pixel at a time, every access bounds-checked, screen composed pixel by pixel from
- * the top window down), written from ref/av7110-api.md §7 and not from src/osd. Tests apply a
+ * the top window down), written from docs/av7110.md §7 and not from src/osd. Tests apply a
  * command to the OSD under test AND its definition to this reference, then compare the whole
  * 720x576 picture that ffdvb_osd_render() produced with ref_screen(). */
 #ifndef TEST_OSD_REF_H

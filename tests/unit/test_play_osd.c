@@ -2,7 +2,7 @@
 /* The OSD on screen, end to end: OSD_SEND_CMD through the card, rendered, handed to the decoder,
  * composited by the output, written as PNG by the screenshot path, read back with libavcodec's
  * PNG decoder and compared pixel by pixel with what the test computes from the commands'
- * definition (ref/av7110-api.md §7: palette 0xAABBGGRR, blend level L = alpha >> 4, the
+ * definition (docs/av7110.md §7: palette 0xAABBGGRR, blend level L = alpha >> 4, the
  * picture weighted by 1 - L/15): over black with no video, and over a flat grey still picture.
  * Also: a real-time OSD change is on screen within one frame period (40 ms). */
 #include <libavcodec/avcodec.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Trick modes as VDR drives them (clients.md §2.6), on the headless sink's virtual clock:
+/* Trick modes as VDR drives them (docs/av7110.md, clients §2.6), on the headless sink's
+ * virtual clock:
  * slow motion 1/2, 1/4, 1/8 (every picture held n frame periods), VDR's fast modes (only
  * I-frames written, VIDEO_SLOWMOTION 1/3/6), VIDEO_FAST_FORWARD (key frames only), freeze and
  * continue, and a still picture. Each checks which pictures were shown, in what order, for how

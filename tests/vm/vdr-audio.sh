@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-audio.sh BINDIR STREAMDIR                  (inside the VM, as root: scripts/vm.sh)
-# VDR's audio track switch in replay (setup as vdr.sh, vdr-lib.sh; clients.md §2.6): the
+# VDR's audio track switch in replay (setup as vdr.sh, vdr-lib.sh; docs/av7110.md, clients
+# §2.6): the
 # recording vdr-video-pace (vdr-host.sh) has an MP2 track of a 440 Hz tone and a Dolby (AC-3)
 # track of a 1000 Hz tone. Over SVDRP: play, the Audio key, Down to the Dolby track, Ok; then
 # back with Audio, Up, Ok. Judged by what is heard: the headless record's sound, cut by its

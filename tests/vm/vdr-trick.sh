@@ -4,7 +4,8 @@
 # VDR's trick modes on the emulated adapter (setup as vdr.sh, vdr-lib.sh), driven over SVDRP
 # on the 15 min recording of vdr-speeds.sh (on the 60 s one, a slow guest's fast forward ran
 # to its end before the fast rewind, and VDR ended the replay there), each judged by DMX_GET_STC (the PTS of the picture on screen) against
-# the wall clock and by the calls VDR made (clients.md §2.6): fast forward (faster than real
+# the wall clock and by the calls VDR made (docs/av7110.md, clients §2.6): fast forward (faster
+# than real
 # time), fast rewind (backwards), slow motion (slower than real time), skip back 60 s (Green),
 # a still picture from the editing keys (Pause, 3: VIDEO_STILLPICTURE), Stop (pmNone).
 # Prints PASS/FAIL and "vdr-trick.sh: N passed, M failed".

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb-conform: checks an adapter's video0/audio0/osd0/demux0 against the av7110 behaviour of
- * ../../../shared/ref/av7110-api.md (the parts visible from user space). Works on any adapter:
+ * docs/av7110.md (the parts visible from user space). Works on any adapter:
  * ours or a real full-featured card. Uses only libc and include/ffdvb (the FFDVB_* request
  * macros with the plain structs, so a -m32 build issues the i386 request numbers).
  *
