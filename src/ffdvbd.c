@@ -132,9 +132,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN); /* a control client that hangs up must not kill us */
-	/* buffers of 1 MiB and more (still pictures, answers, demux rings) come from mmap and go
-	   back to the system when freed: glibc's sliding threshold would keep them in the heap */
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	/* buffers of 4 MiB and more (still pictures a client parked, demux rings) come from mmap
+	   and go back to the system when freed: glibc's sliding threshold would keep up to 32 MiB
+	   of them in the heap for good. HD pictures (3 MB) stay below it, in the heap's reuse. */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	/* libavcodec reports every damaged picture; those are counted (ffdvbctl status), so its
 	   own messages only come with -v (errors) and -vv (warnings) */
 	av_log_set_level(d.opt.verbose >= 2 ? AV_LOG_WARNING
