@@ -22,6 +22,7 @@ Streams (2 s each unless said otherwise; video 25 fps, audio 48 kHz stereo unles
   eac3.ts            MPEG-2 + E-AC-3
   sd_hevc_aac.ts     720x576 HEVC (x265) + AAC-LC in ADTS (DVB-T2 style)
   sd_h264_latm.ts    720x576 H.264 + AAC-LC in LATM/LOAS (German DVB-T2 HD style)
+  dts.ts, dts.mpg    MPEG-2 + DTS (ffmpeg's encoder): raw in TS, DVD substream 0x88 in PS
   s302m.ts           MPEG-2 + SMPTE 302M 16-bit stereo (DVB uncompressed audio, as vidtv sends)
   still.m2v          the first picture of sd_mpeg2_mp2.ts as a raw MPEG-2 elementary stream
                      (sequence header + I-picture, as VIDEO_STILLPICTURE gets it)
@@ -103,6 +104,12 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" \
 			-c:v libx264 -preset veryfast -threads 2 -b:v 2M -g 25 -bf 2 -pix_fmt yuv420p \
 			-flags +bitexact -c:a aac -b:a 128k -mpegts_flags latm -f mpegts "$2" ;;
+	dts.ts)
+		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
+			-c:a dca -strict -2 -b:a 768k -f mpegts "$2" ;;
+	dts.mpg)
+		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
+			-c:a dca -strict -2 -b:a 768k -f vob "$2" ;;
 	eac3.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
 			-c:a eac3 -b:a 192k -f mpegts "$2" ;;
@@ -134,7 +141,7 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 # the names gen_one knows (checked before anything is made)
 NAMES="sd_mpeg2_mp2.ts sd_mpeg2_mp2.mpg sd_mpeg2_ac3.ts sd_mpeg2_ac3.mpg sd_mpeg2_lpcm.mpg
 sd_mpeg1_mp3.mpg hd_mpeg2_1080i.ts hd_h264_1080i.ts sd_h264_mp2.ts eac3.ts s302m.ts still.m2v tone.ac3
-sd_hevc_aac.ts sd_h264_latm.ts
+sd_hevc_aac.ts sd_h264_latm.ts dts.ts dts.mpg
 avsync.ts resize_a.ts resize_b.ts resize.ts"
 for name in "$@"; do
 	case " $(echo $NAMES) " in

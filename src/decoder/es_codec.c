@@ -288,7 +288,7 @@ int es_codec_start_at(struct es *es, enum AVCodecID id, size_t off, size_t n)
 				  "KiB of the stream (%s): skipped", es->cfg.kind == ES_VIDEO ? "video"
 				  : "audio", ES_UNKNOWN_NOTE_BYTES / 1024, es->cfg.kind == ES_VIDEO
 				  ? "MPEG-1/2, H.264 and HEVC are" : "MPEG audio, AAC, AC-3, E-AC-3, "
-				  "LPCM and IEC 61937 are");
+				  "DTS, LPCM and IEC 61937 are");
 		}
 		return -1;
 	}

@@ -33,6 +33,8 @@ enum es_bd_mode {
 	ES_BD_NONE,
 	ES_BD_RAW_AC3,   /* DVB: AC-3/E-AC-3 frames directly in the payload */
 	ES_BD_DVD_AC3,   /* DVD substream 0x80-0x87: 4-byte header, then AC-3 */
+	ES_BD_RAW_DTS,   /* DVB: DTS frames directly (core sync 7F FE 80 01) */
+	ES_BD_DVD_DTS,   /* DVD substream 0x88-0x8F: 4-byte header, then DTS */
 	ES_BD_LPCM,      /* DVD substream 0xA0-0xAF: 7-byte header, then PCM */
 	ES_BD_IEC,       /* IEC 61937 bursts carried as LPCM samples (MPlayer -ac hwac3) */
 	ES_BD_S302M,     /* SMPTE 302M: AES3 header (size, channels, bits), then packed PCM */

@@ -2,6 +2,8 @@
 /* Private stream 1 (0xBD): what follows the PES header decides the format.
  *  - 0B 77: AC-3/E-AC-3 frames directly (DVB); later PES need not start on a frame.
  *  - 0x80-0x87: DVD AC-3 substream: id, frame count, 2-byte first access unit offset, AC-3.
+ *  - 7F FE 80 01: DTS frames directly (DVB, stream type 0x82 in ffmpeg's TS); 0x88-0x8F: the
+ *    DVD DTS substream, with the same 4-byte header as AC-3's. The core is decoded.
  *  - 0xA0-0xAF: DVD LPCM: id, frame count, 2-byte offset, then 3 header bytes (emphasis/mute/
  *    frame number; quantization(2) frequency(2) reserved(1) channels-1(3); dynamic range),
  *    then big-endian samples. MPlayer and ffmpeg's vob/dvd muxers both write 0x01|(freq<<4)
@@ -15,8 +17,8 @@
  *    first 16 bits count the payload bytes after it; libavcodec's s302m decoder wants exactly
  *    one PES payload per packet, so the fragments are gathered first.
  * A PES larger than the repacker's 2048 bytes arrives split: continuation fragments carry no
- * substream header and continue what the first one started. Other substreams (DTS 0x88-0x8F,
- * subpictures 0x20-0x3F) are skipped. */
+ * substream header and continue what the first one started. Other substreams (subpictures
+ * 0x20-0x3F) are skipped. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,6 +287,8 @@ static void continuation(struct es *es, const uint8_t *p, size_t n)
 	switch (es->bd == es->bd_cont ? es->bd : ES_BD_NONE) {
 	case ES_BD_RAW_AC3:
 	case ES_BD_DVD_AC3:
+	case ES_BD_RAW_DTS:
+	case ES_BD_DVD_DTS:
 		es_codec_parse(es, p, n, AV_NOPTS_VALUE, AV_NOPTS_VALUE);
 		break;
 	case ES_BD_LPCM:
@@ -313,7 +317,15 @@ void es_bd_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int c
 	if (n == 0)
 		return;
 	sub = p[0];
-	if ((n >= 2 && p[0] == 0x0B && p[1] == 0x77) || es->bd == ES_BD_RAW_AC3) {
+	if ((n >= 4 && p[0] == 0x7F && p[1] == 0xFE && p[2] == 0x80 && p[3] == 0x01) ||
+	    es->bd == ES_BD_RAW_DTS) {
+		if (ensure(es, AV_CODEC_ID_DTS) < 0) {
+			es->st.skipped_bytes += n;
+			return;
+		}
+		es->bd = es->bd_cont = ES_BD_RAW_DTS;
+		es_codec_parse(es, p, n, pts, AV_NOPTS_VALUE);
+	} else if ((n >= 2 && p[0] == 0x0B && p[1] == 0x77) || es->bd == ES_BD_RAW_AC3) {
 		if (ensure(es, AV_CODEC_ID_AC3) < 0) {
 			es->st.skipped_bytes += n;
 			return;
@@ -326,6 +338,13 @@ void es_bd_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int c
 			return;
 		}
 		es->bd = es->bd_cont = ES_BD_DVD_AC3;
+		es_codec_parse(es, p + 4, n - 4, pts, AV_NOPTS_VALUE);
+	} else if (sub >= 0x88 && sub <= 0x8F && n >= 4) {
+		if (ensure(es, AV_CODEC_ID_DTS) < 0) {
+			es->st.skipped_bytes += n;
+			return;
+		}
+		es->bd = es->bd_cont = ES_BD_DVD_DTS;
 		es_codec_parse(es, p + 4, n - 4, pts, AV_NOPTS_VALUE);
 	} else if (sub >= 0xA0 && sub <= 0xAF && n >= 7) {
 		memcpy(es->lpcm_hdr, p + 4, 3);

@@ -326,6 +326,8 @@ int main(void)
 		{ "eac3.ts", "eac3", 1.0 },
 		{ "sd_hevc_aac.ts", "aac", 1.0 },
 		{ "sd_h264_latm.ts", "aac_latm", 1.0 },
+		{ "dts.ts", "dca", 1.0 },
+		{ "dts.mpg", "dca", 1.0 },
 		{ "sd_mpeg2_lpcm.mpg", "pcm_dvd", 0.0 },
 		{ "s302m.ts", "s302m", 0.0 },
 	};

@@ -162,6 +162,7 @@ int main(int argc, char **argv)
 		{ "eac3.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
 		{ "sd_hevc_aac.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
 		{ "sd_h264_latm.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
+		{ "dts.ts", 720, 576, FFDVB_VIDEO_FORMAT_4_3, 1 },
 		{ "hd_mpeg2_1080i.ts", 1920, 1080, FFDVB_VIDEO_FORMAT_16_9, 1 },
 		{ "hd_h264_1080i.ts", 1920, 1080, FFDVB_VIDEO_FORMAT_16_9, 1 },
 	};
