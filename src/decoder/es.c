@@ -34,6 +34,8 @@ static void forget(struct es *es)
 	es->last_w = es->last_h = 0;
 	es->next_pts = es->last_vpts = AV_NOPTS_VALUE;
 	es->st.codec[0] = '\0';
+	es->unknown_noted = 0; /* a new stream: said again if it is unknown too */
+	es->unknown_bytes = 0;
 }
 
 void es_free(struct es *es)

@@ -281,9 +281,12 @@ int es_codec_start_at(struct es *es, enum AVCodecID id, size_t off, size_t n)
 {
 	if (id == AV_CODEC_ID_NONE) {
 		es->st.skipped_bytes += n;
+		es->unknown_bytes += n;
 		/* a format we do not take says so once, instead of a silent black picture */
-		if (!es->unknown_noted && es->st.skipped_bytes >= ES_UNKNOWN_NOTE_BYTES) {
+		if (!es->unknown_noted && es->unknown_bytes >= ES_UNKNOWN_NOTE_BYTES) {
 			es->unknown_noted = 1;
+			/* ffdvbctl status shows it too, until a format we know comes */
+			snprintf(es->st.codec, sizeof(es->st.codec), "unknown");
 			ffdvb_log(FFDVB_LOG_WARNING, "decoder: no %s format we decode in the first %d "
 				  "KiB of the stream (%s): skipped", es->cfg.kind == ES_VIDEO ? "video"
 				  : "audio", ES_UNKNOWN_NOTE_BYTES / 1024, es->cfg.kind == ES_VIDEO

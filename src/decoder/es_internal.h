@@ -59,7 +59,8 @@ struct es {
 	struct es_stats st;
 	struct es_codec c;
 	enum AVCodecID last_id;     /* codec of the previous open, for codec_changes */
-	int unknown_noted;          /* "no known codec" logged for this stream */
+	int unknown_noted;          /* "no known codec" logged for this stream (since the reset) */
+	size_t unknown_bytes;       /* bytes skipped without a known codec since the reset */
 	int key_only;
 
 	uint8_t *pad;               /* padded copy of the parser's input (es_codec.c) */

@@ -389,6 +389,7 @@ static void check_unknown_video(void)
 	EXPECT_EQ("unknown video: no frames", frames, 0);
 	CHECK_LABELLED("unknown video: skipped and counted", st.skipped_bytes >= 100 * 2039);
 	EXPECT_EQ("unknown video: said once", unknown_lines, 1);
+	CHECK_LABELLED("unknown video: the status says so", !strcmp(st.codec, "unknown"));
 	es_free(es);
 }
 
