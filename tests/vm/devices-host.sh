@@ -43,7 +43,9 @@ ffmpeg -hide_banner -loglevel error -nostdin -y -i "$s" -map 0:v -update 1 -pix_
 # boot QEMU_DEVICES PARTS: one VM with those devices and a monitor, devices.sh's PARTS in it
 boot() {
 	sock=$(mktemp -u "${TMPDIR:-/tmp}/ffdvb-mon.XXXXXX")
-	judge screendumps "$sock" "$out" &
+	# python itself in the background (not through the judge function, whose subshell is
+	# what $! would name: killing that left python waiting for ever, holding ctest's pipe)
+	python3 "$here/devices-judge.py" screendumps "$sock" "$out" &
 	server=$!
 	VM_ENV="DEVICES_PARTS ${VM_ENV:-}" DEVICES_PARTS=$2 \
 	VM_QEMU_ARGS="$1 -monitor unix:$sock,server=on,wait=off ${VM_QEMU_ARGS:-}" \
