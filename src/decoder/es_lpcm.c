@@ -305,6 +305,19 @@ static void continuation(struct es *es, const uint8_t *p, size_t n)
 	}
 }
 
+/* AC-3 or DTS frames after a header of hdr bytes: the codec (re)started if needed, the mode
+ * kept for continuation fragments */
+static void coded_frames(struct es *es, enum AVCodecID id, enum es_bd_mode mode, const uint8_t *p,
+			 size_t n, size_t hdr, int64_t pts)
+{
+	if (ensure(es, id) < 0) {
+		es->st.skipped_bytes += n;
+		return;
+	}
+	es->bd = es->bd_cont = mode;
+	es_codec_parse(es, p + hdr, n - hdr, pts, AV_NOPTS_VALUE);
+}
+
 void es_bd_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int cont)
 {
 	uint8_t sub;
@@ -319,33 +332,13 @@ void es_bd_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int c
 	sub = p[0];
 	if ((n >= 4 && p[0] == 0x7F && p[1] == 0xFE && p[2] == 0x80 && p[3] == 0x01) ||
 	    es->bd == ES_BD_RAW_DTS) {
-		if (ensure(es, AV_CODEC_ID_DTS) < 0) {
-			es->st.skipped_bytes += n;
-			return;
-		}
-		es->bd = es->bd_cont = ES_BD_RAW_DTS;
-		es_codec_parse(es, p, n, pts, AV_NOPTS_VALUE);
+		coded_frames(es, AV_CODEC_ID_DTS, ES_BD_RAW_DTS, p, n, 0, pts);
 	} else if ((n >= 2 && p[0] == 0x0B && p[1] == 0x77) || es->bd == ES_BD_RAW_AC3) {
-		if (ensure(es, AV_CODEC_ID_AC3) < 0) {
-			es->st.skipped_bytes += n;
-			return;
-		}
-		es->bd = es->bd_cont = ES_BD_RAW_AC3;
-		es_codec_parse(es, p, n, pts, AV_NOPTS_VALUE);
+		coded_frames(es, AV_CODEC_ID_AC3, ES_BD_RAW_AC3, p, n, 0, pts);
 	} else if (sub >= 0x80 && sub <= 0x87 && n >= 4) {
-		if (ensure(es, AV_CODEC_ID_AC3) < 0) {
-			es->st.skipped_bytes += n;
-			return;
-		}
-		es->bd = es->bd_cont = ES_BD_DVD_AC3;
-		es_codec_parse(es, p + 4, n - 4, pts, AV_NOPTS_VALUE);
+		coded_frames(es, AV_CODEC_ID_AC3, ES_BD_DVD_AC3, p, n, 4, pts);
 	} else if (sub >= 0x88 && sub <= 0x8F && n >= 4) {
-		if (ensure(es, AV_CODEC_ID_DTS) < 0) {
-			es->st.skipped_bytes += n;
-			return;
-		}
-		es->bd = es->bd_cont = ES_BD_DVD_DTS;
-		es_codec_parse(es, p + 4, n - 4, pts, AV_NOPTS_VALUE);
+		coded_frames(es, AV_CODEC_ID_DTS, ES_BD_DVD_DTS, p, n, 4, pts);
 	} else if (sub >= 0xA0 && sub <= 0xAF && n >= 7) {
 		memcpy(es->lpcm_hdr, p + 4, 3);
 		lpcm_substream(es, p + 7, n - 7, pts);
