@@ -12,7 +12,8 @@
 #include <sys/types.h>
 
 /* Returned as -FFDVB_EBLOCK by an operation that has to wait (a blocking write with no room,
- * a blocking VIDEO_GET_EVENT with no event, VIDEO_STILLPICTURE still queueing). The transport
+ * a blocking VIDEO_GET_EVENT with no event, VIDEO_STILLPICTURE still queueing, an open or
+ * ioctl that a remote tuner answers later). The transport
  * keeps the request and calls the operation again, with the same arguments and the same
  * progress value, after the node's owner calls the wake-up hook (ffdvb_node_set_wake) — or
  * once more with interrupted set when the caller got a signal; then the operation must not
@@ -41,6 +42,10 @@ struct ffdvb_node_ops {
 	/* flags: the open(2) flags (access mode, O_NONBLOCK). On success stores the per-open
 	 * context in *file. -EBUSY when the node's open counters are exhausted. */
 	int (*open)(void *node, int flags, void **file);
+	/* After open returned -FFDVB_EBLOCK with *file set (an open that waits for a device
+	 * behind the network): called after each wake-up until it returns 0 (opened) or -errno
+	 * (failed: the transport then calls release); interrupted set: must not wait any more. */
+	int (*open_wait)(void *file, int interrupted);
 	/* The file is gone (last close); never fails. */
 	void (*release)(void *file);
 	/* Returns bytes read, -errno, or -FFDVB_EBLOCK (only when !nonblock). */

@@ -13,9 +13,12 @@
  *   remote:HOST:PORT  a budget adapter behind dvbv5-daemon, through our own client of its wire
  *                     protocol (src/frontend/dvbv5_wire.c)
  *
- * Threading: everything runs on the daemon's event-loop thread (the base given to
- * ffdvb_tuner_new). Results: 0 or a byte count, or -errno. A backend never blocks: where the
- * kernel device would sleep it returns -EAGAIN and later calls the file's wake hook.
+ * Threading: every call is made on the daemon's event-loop thread (the base given to
+ * ffdvb_tuner_new), and the wake hooks run there. Results: 0 or a byte count, or -errno. A
+ * backend never blocks: where the kernel device would sleep it returns -EAGAIN and later calls
+ * the file's wake hook. A backend whose device is a network peer (remote:) never waits for it
+ * either: its open and ioctl return -FFDVB_EBLOCK (whatever O_NONBLOCK says: the call is under
+ * way, not refused) and the wake hook runs when the caller may call again for the result.
  * While the hardware is gone (module removed, dvbv5-daemon stopped) opens fail with -ENODEV and
  * open files answer -ENODEV; the tuner recovers by itself when the hardware is back (the next
  * open finds it again). */
@@ -49,15 +52,23 @@ const char *ffdvb_tuner_spec(const struct ffdvb_tuner *t);
 int ffdvb_tuner_validates_demux(const struct ffdvb_tuner *t);
 
 /* Opens the backend's device as open(2) would with these flags (O_RDONLY/O_RDWR/O_NONBLOCK):
- * the frontend's one-writer rule, -EBUSY, -ENODEV and so on come from the backend. */
+ * the frontend's one-writer rule, -EBUSY, -ENODEV and so on come from the backend.
+ * -FFDVB_EBLOCK: *out is set, the open is under way; ffdvb_tuner_open_wait gives its result
+ * once the wake hook ran (set it at once). Calls made meanwhile run after the open, in order. */
 int ffdvb_tuner_open(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flags,
 		     struct ffdvb_tuner_file **out);
+/* 0 when the open completed, -errno when it failed (close the file then), -FFDVB_EBLOCK while
+ * under way; interrupted set: the caller gives up, never -FFDVB_EBLOCK (-EINTR). */
+int ffdvb_tuner_open_wait(struct ffdvb_tuner_file *f, int interrupted);
 void ffdvb_tuner_close(struct ffdvb_tuner_file *f);
 
 /* One ioctl in the layout of struct ffdvb_ioctl (native numbers, buf/data already fetched;
- * FE_GET_PROPERTY writes the props array in io->data). Never returns -FFDVB_EBLOCK: a call that
- * would sleep (FE_GET_EVENT with no event) returns -EAGAIN and the file's wake hook runs when
- * it may succeed. Demux: DMX_GET_STC and DMX_GET_PES_PIDS are the card's, never sent here. */
+ * FE_GET_PROPERTY writes the props array in io->data). A call that would sleep (FE_GET_EVENT
+ * with no event) returns -EAGAIN and the file's wake hook runs when it may succeed.
+ * -FFDVB_EBLOCK (remote:): under way; call again with the same io (io->progress is the
+ * backend's) after the wake hook for the result, or with io->interrupted set to give up
+ * (-EINTR; the call still reaches the device in its turn). Data copied at the first call.
+ * Demux: DMX_GET_STC and DMX_GET_PES_PIDS are the card's, never sent here. */
 int ffdvb_tuner_ioctl(struct ffdvb_tuner_file *f, struct ffdvb_ioctl *io);
 
 /* read(2) of demux/dvr data: bytes, 0 (EOF: no filter started yet), -EAGAIN (nothing yet; the

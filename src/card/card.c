@@ -226,6 +226,10 @@ static int node_open(void *node_ptr, int flags, void **file)
 	if (impls[node->type]->opened) {
 		int r = impls[node->type]->opened(f);
 
+		if (r == -FFDVB_EBLOCK) { /* the transport waits with node_open_wait */
+			*file = f;
+			return r;
+		}
 		if (r < 0) {
 			node->users--;
 			if (writer)
@@ -238,6 +242,12 @@ static int node_open(void *node_ptr, int flags, void **file)
 	}
 	*file = f;
 	return 0;
+}
+
+/* an open whose tuner answers later (a remote device): released by the transport on -errno */
+static int node_open_wait(void *file, int interrupted)
+{
+	return card_tuner_open_wait(file, interrupted);
 }
 
 static void node_release(void *file)
@@ -313,6 +323,7 @@ static unsigned int node_poll(void *file)
 
 static const struct ffdvb_node_ops card_ops = {
 	.open = node_open,
+	.open_wait = node_open_wait,
 	.release = node_release,
 	.read = node_read,
 	.write = node_write,

@@ -243,10 +243,14 @@ void card_flush_audio(struct ffdvb_card *card);
 void card_decoder_status(struct ffdvb_card *card, FILE *out, int json);
 
 /* tuner_link.c: frontend0, demux0 and dvr0 forward to a tuner file per client file */
+/* 0, -errno, or -FFDVB_EBLOCK: the tuner's open is under way (f->tf set, wake hook set) */
 int card_tuner_attach(struct card_file *f, int dev); /* enum ffdvb_tuner_dev */
+/* the open's result: 0, -errno, -FFDVB_EBLOCK while under way (ffdvb_tuner_open_wait) */
+int card_tuner_open_wait(struct card_file *f, int interrupted);
 void card_tuner_detach(struct card_file *f);
 /* A tuner result as the client sees it: -EAGAIN becomes a wait (-FFDVB_EBLOCK) for a blocking
- * caller, -EWOULDBLOCK for a non-blocking one, -EINTR after a signal. */
+ * caller, -EWOULDBLOCK for a non-blocking one, -EINTR after a signal; the tuner's own
+ * -FFDVB_EBLOCK (a call under way) stays one. */
 long card_tuner_result(long r, int nonblock, int interrupted);
 void card_tuner_status(struct ffdvb_card *card, FILE *out, int json); /* "tuner":{...}, */
 

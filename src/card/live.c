@@ -71,6 +71,19 @@ static int wanted_pid(const struct ffdvb_card *card, int w)
 	return card->dmx_pids[live_streams[w].pes_type];
 }
 
+/* A remote tuner answers later (-FFDVB_EBLOCK): the tap does not wait for it. Its calls run
+ * in order after its open; if one fails, the tap stays without data, as with a lost tuner. */
+static int tap_call(struct ffdvb_tuner_file *tap, struct ffdvb_ioctl *io)
+{
+	int r = ffdvb_tuner_ioctl(tap, io);
+
+	if (r != -FFDVB_EBLOCK)
+		return r;
+	io->interrupted = 1; /* let go of the result; the call itself still runs */
+	ffdvb_tuner_ioctl(tap, io);
+	return 0;
+}
+
 static int open_tap(struct ffdvb_card *card, int w, uint16_t pid)
 {
 	struct ffdvb_dmx_pes_filter_params p = {
@@ -85,13 +98,13 @@ static int open_tap(struct ffdvb_card *card, int w, uint16_t pid)
 	struct ffdvb_tuner_file *tap;
 	int r = ffdvb_tuner_open(card->tuner, FFDVB_TUNER_DEMUX, O_RDONLY | O_NONBLOCK, &tap);
 
-	if (r < 0)
+	if (r < 0 && r != -FFDVB_EBLOCK)
 		return r;
-	r = ffdvb_tuner_ioctl(tap, &io);
+	r = tap_call(tap, &io);
 	if (r == 0) {
 		io = (struct ffdvb_ioctl){ .cmd = FFDVB_DMX_SET_PES_FILTER, .buf = &p,
 					   .nonblock = 1 };
-		r = ffdvb_tuner_ioctl(tap, &io);
+		r = tap_call(tap, &io);
 	}
 	if (r < 0) {
 		ffdvb_tuner_close(tap);

@@ -21,12 +21,17 @@ int card_tuner_attach(struct card_file *f, int dev)
 {
 	int r = ffdvb_tuner_open(f->node->card->tuner, (enum ffdvb_tuner_dev)dev, f->flags, &f->tf);
 
-	if (r < 0) {
+	if (r < 0 && r != -FFDVB_EBLOCK) {
 		f->tf = NULL;
 		return r;
 	}
 	ffdvb_tuner_set_wake(f->tf, tuner_file_woke, f);
-	return 0;
+	return r; /* -FFDVB_EBLOCK: a remote device answers later (card_tuner_open_wait) */
+}
+
+int card_tuner_open_wait(struct card_file *f, int interrupted)
+{
+	return f->tf ? ffdvb_tuner_open_wait(f->tf, interrupted) : 0;
 }
 
 void card_tuner_detach(struct card_file *f)
@@ -38,7 +43,7 @@ void card_tuner_detach(struct card_file *f)
 long card_tuner_result(long r, int nonblock, int interrupted)
 {
 	if (r != -EAGAIN)
-		return r;
+		return r; /* -FFDVB_EBLOCK included: a remote call under way, whatever O_NONBLOCK says */
 	if (nonblock)
 		return -EWOULDBLOCK;
 	return interrupted ? -EINTR : -FFDVB_EBLOCK;

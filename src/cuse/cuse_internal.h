@@ -29,7 +29,7 @@ struct cuse_file {
 	struct cuse_file *prev, *next;
 };
 
-enum cuse_pending_kind { PENDING_READ, PENDING_WRITE, PENDING_IOCTL };
+enum cuse_pending_kind { PENDING_READ, PENDING_WRITE, PENDING_IOCTL, PENDING_OPEN };
 
 /* A request an operation could not finish yet (-FFDVB_EBLOCK, or -EAGAIN of a blocking
  * write). It owns copies of everything the operation needs. */
@@ -45,6 +45,7 @@ struct cuse_pending {
 	size_t held;                 /* bytes charged to the device's FFDVB_CUSE_HELD_MAX */
 	char *data;                  /* write data / read buffer */
 	struct cuse_ioctl_call *call;
+	int open_failed;             /* open: cf is not the device's, freed with the request */
 };
 
 /* rate limit for messages about refused requests: a burst, then one line per interval */

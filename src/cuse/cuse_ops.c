@@ -48,6 +48,8 @@ int ffdvb_cuse_pending_add(struct ffdvb_cuse_dev *dev, struct cuse_pending *p)
 static void pending_free(struct cuse_pending *p)
 {
 	p->cf->dev->held_bytes -= p->held;
+	if (p->open_failed)
+		free(p->cf);
 	if (p->call)
 		ffdvb_cuse_ioctl_call_free(p->call);
 	free(p->data);
@@ -207,6 +209,45 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 	}
 }
 
+/* ---- open -------------------------------------------------------------------------------- */
+
+/* The node's open succeeded: the file joins the device and the caller gets it. */
+static void open_done(fuse_req_t req, struct cuse_file *cf)
+{
+	struct ffdvb_cuse_dev *dev = cf->dev;
+	struct fuse_file_info fi = { .flags = cf->flags, .direct_io = 1,
+				     .fh = (uint64_t)(uintptr_t)cf };
+
+	cf->next = dev->files;
+	if (dev->files)
+		dev->files->prev = cf;
+	dev->files = cf;
+	if (fuse_reply_open(req, &fi) < 0)
+		ffdvb_cuse_file_release(cf); /* the caller is gone; no release will come */
+}
+
+/* An open that waits for its node (a remote tuner): returns 1 when answered. */
+static int open_step(struct cuse_pending *p)
+{
+	struct ffdvb_cuse_dev *dev = p->cf->dev;
+	int r = dev->ops->open_wait(p->cf->file, p->interrupted);
+
+	if (r == -FFDVB_EBLOCK) {
+		if (!p->interrupted)
+			return 0;
+		r = -EINTR;
+	}
+	if (r < 0) {
+		if (dev->ops->release)
+			dev->ops->release(p->cf->file);
+		p->open_failed = 1;
+		cuse_reply_errno(p->req, -r);
+	} else {
+		open_done(p->req, p->cf);
+	}
+	return 1;
+}
+
 /* ---- waiting requests -------------------------------------------------------------------- */
 
 /* Returns 1 when answered; *advanced tells whether a still waiting request moved on. */
@@ -226,6 +267,9 @@ static int pending_step(struct cuse_pending *p, int *advanced)
 		break;
 	case PENDING_IOCTL:
 		answered = ffdvb_cuse_ioctl_retry(p, advanced);
+		break;
+	case PENDING_OPEN:
+		answered = open_step(p);
 		break;
 	}
 	return answered;
@@ -299,19 +343,29 @@ static void cuse_open(fuse_req_t req, struct fuse_file_info *fi)
 	cf->dev = dev;
 	cf->flags = fi->flags;
 	err = dev->ops->open ? dev->ops->open(dev->node, fi->flags, &cf->file) : 0;
+	int waiting = err == -FFDVB_EBLOCK;
+
+	if (waiting && dev->ops->open_wait) {
+		struct cuse_pending *p = calloc(1, sizeof(*p));
+
+		if (p) {
+			p->kind = PENDING_OPEN;
+			p->req = req;
+			p->cf = cf;
+			if (ffdvb_cuse_pending_add(dev, p) == 0)
+				return;
+		}
+		free(p);
+		err = -ENOMEM;
+	}
 	if (err < 0) {
+		if (waiting && dev->ops->release)
+			dev->ops->release(cf->file); /* a waiting open we could not keep */
 		free(cf);
 		cuse_reply_errno(req, -err);
 		return;
 	}
-	cf->next = dev->files;
-	if (dev->files)
-		dev->files->prev = cf;
-	dev->files = cf;
-	fi->fh = (uint64_t)(uintptr_t)cf;
-	fi->direct_io = 1;
-	if (fuse_reply_open(req, fi) < 0)
-		ffdvb_cuse_file_release(cf); /* the caller is gone; no release will come */
+	open_done(req, cf);
 }
 
 void ffdvb_cuse_file_release(struct cuse_file *cf)

@@ -135,12 +135,23 @@ static int t_open(void *node, int flags, void **file)
 		     : (flags & O_ACCMODE) == O_WRONLY ? "O_WRONLY"
 						       : "O_RDWR",
 		     (flags & O_NONBLOCK) ? "|O_NONBLOCK" : "", result(r, rb, sizeof(rb)));
-	if (r < 0) {
+	if (r < 0 && r != -FFDVB_EBLOCK) {
 		free(f);
 		return r;
 	}
 	*file = f;
-	return 0;
+	return r; /* -FFDVB_EBLOCK: a remote tuner answers later, through t_open_wait */
+}
+
+static int t_open_wait(void *file, int interrupted)
+{
+	struct trace_file *f = file;
+	int r = real_ops(f->node)->open_wait(f->real, interrupted);
+	char rb[32];
+
+	if (r != -FFDVB_EBLOCK && listening(f->node->t))
+		emit(f->node->t, f, "open = %s", result(r, rb, sizeof(rb)));
+	return r;
 }
 
 static void t_release(void *file)
@@ -236,6 +247,7 @@ static unsigned int t_poll(void *file)
 
 static const struct ffdvb_node_ops trace_ops = {
 	.open = t_open,
+	.open_wait = t_open_wait,
 	.release = t_release,
 	.read = t_read,
 	.write = t_write,

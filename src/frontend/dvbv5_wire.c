@@ -40,6 +40,8 @@ struct dvbv5_wire {
 	struct data_sub subs[WIRE_MAX_SUBS];
 	int n_subs;
 	unsigned long dropped;
+	dvbv5_wire_wait_fn wait_fn; /* around every poll() that may sleep */
+	void *wait_opaque;
 	/* the reply a call waits for */
 	int awaiting, got;
 	int32_t want_seq, reply_ret;
@@ -255,6 +257,27 @@ void dvbv5_wire_set_timeout(struct dvbv5_wire *w, int timeout_ms)
 	w->timeout_ms = timeout_ms;
 }
 
+void dvbv5_wire_on_wait(struct dvbv5_wire *w, dvbv5_wire_wait_fn fn, void *opaque)
+{
+	w->wait_fn = fn;
+	w->wait_opaque = opaque;
+}
+
+/* poll(2) of the connection, with the owner told while it may sleep */
+static int wait_fd(struct dvbv5_wire *w, struct pollfd *p, int timeout_ms)
+{
+	int n, saved;
+
+	if (timeout_ms <= 0 || !w->wait_fn)
+		return poll(p, 1, timeout_ms < 0 ? 0 : timeout_ms);
+	w->wait_fn(w->wait_opaque, 1);
+	n = poll(p, 1, timeout_ms);
+	saved = errno;
+	w->wait_fn(w->wait_opaque, 0);
+	errno = saved;
+	return n;
+}
+
 void dvbv5_wire_on_log(struct dvbv5_wire *w, dvbv5_wire_log_fn fn, void *opaque)
 {
 	w->log_fn = fn;
@@ -368,7 +391,7 @@ static int drain(struct dvbv5_wire *w)
 static int fill(struct dvbv5_wire *w, int timeout_ms)
 {
 	struct pollfd p = { .fd = w->fd, .events = POLLIN };
-	int n = poll(&p, 1, timeout_ms < 0 ? 0 : timeout_ms);
+	int n = wait_fd(w, &p, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : fail(w, -ENODEV);
 	if (n == 0)
@@ -428,7 +451,7 @@ static int send_all(struct dvbv5_wire *w, const uint8_t *p, size_t n, long long 
 		long long left = deadline - now_ms();
 		if (left <= 0)
 			return fail(w, -ETIMEDOUT); /* a half-sent request: the stream is lost */
-		poll(&pf, 1, (int)left);
+		wait_fd(w, &pf, (int)left);
 	}
 	return 0;
 }

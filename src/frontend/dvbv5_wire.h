@@ -14,7 +14,8 @@
  * daemon sign-extends length bytes; requests are padded with zeros, which it ignores); all of
  * one tuner's files share one connection (closing any connection closes all devices).
  *
- * One thread at a time per connection. Calls are synchronous: they send and wait for the reply
+ * One thread at a time per connection (dvbv5_wire_on_wait lets it share its state while a
+ * call sleeps). Calls are synchronous: they send and wait for the reply
  * with the same seq; frames that arrive meanwhile are dispatched (data to the uid's callback,
  * logs to the log callback), and so does dvbv5_wire_pump() when the caller's loop sees the fd
  * readable. Callbacks must not call into the same connection.
@@ -43,6 +44,8 @@ struct dvbv5_wire;
 typedef void (*dvbv5_wire_data_fn)(void *opaque, int uid, int result, const uint8_t *data,
 				   size_t len);
 typedef void (*dvbv5_wire_log_fn)(void *opaque, int level, const char *text);
+/* waiting 1 just before a call sleeps in poll() for the daemon, 0 right after */
+typedef void (*dvbv5_wire_wait_fn)(void *opaque, int waiting);
 
 struct dvbv5_wire_prop {
 	uint32_t cmd, data; /* only u.data travels: the dtv_stats of a statistics property do not */
@@ -78,6 +81,9 @@ void dvbv5_wire_close(struct dvbv5_wire *w);
 int dvbv5_wire_fd(const struct dvbv5_wire *w);
 void dvbv5_wire_set_timeout(struct dvbv5_wire *w, int timeout_ms); /* per call; default 5000 */
 void dvbv5_wire_on_log(struct dvbv5_wire *w, dvbv5_wire_log_fn fn, void *opaque);
+/* A thread that shares state with others releases its lock while the call sleeps: callbacks
+ * (data, logs) always run outside the sleep, between waiting 0 and the next waiting 1. */
+void dvbv5_wire_on_wait(struct dvbv5_wire *w, dvbv5_wire_wait_fn fn, void *opaque);
 /* fn NULL removes; data for a uid without a callback is dropped (and counted) */
 int dvbv5_wire_on_data(struct dvbv5_wire *w, int uid, dvbv5_wire_data_fn fn, void *opaque);
 unsigned long dvbv5_wire_dropped(const struct dvbv5_wire *w);

@@ -75,7 +75,7 @@ int ffdvb_tuner_open(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flags,
 {
 	int r = t->ops->open(t, dev, flags, out);
 
-	if (r == 0) {
+	if (r == 0) { /* an open under way (-FFDVB_EBLOCK) was filled in by its backend */
 		(*out)->tuner = t;
 		(*out)->dev = dev;
 		(*out)->flags = flags;
@@ -83,6 +83,11 @@ int ffdvb_tuner_open(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flags,
 		(*out)->wake_ctx = NULL;
 	}
 	return r;
+}
+
+int ffdvb_tuner_open_wait(struct ffdvb_tuner_file *f, int interrupted)
+{
+	return f->tuner->ops->open_wait ? f->tuner->ops->open_wait(f, interrupted) : 0;
 }
 
 void ffdvb_tuner_close(struct ffdvb_tuner_file *f)

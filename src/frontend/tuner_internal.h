@@ -16,6 +16,8 @@ struct tuner_backend_ops {
 	void (*destroy)(struct ffdvb_tuner *t);
 	int (*open)(struct ffdvb_tuner *t, enum ffdvb_tuner_dev dev, int flags,
 		    struct ffdvb_tuner_file **out);
+	/* NULL when open never returns -FFDVB_EBLOCK */
+	int (*open_wait)(struct ffdvb_tuner_file *f, int interrupted);
 	void (*close)(struct ffdvb_tuner_file *f);
 	int (*ioctl)(struct ffdvb_tuner_file *f, struct ffdvb_ioctl *io);
 	ssize_t (*read)(struct ffdvb_tuner_file *f, void *buf, size_t len);
@@ -49,9 +51,9 @@ int tuner_dvb_forwards(enum ffdvb_tuner_dev dev, unsigned int cmd);
 /* Calls the file's wake hook if one is set (backends use this from their event callbacks). */
 void tuner_file_wake(struct ffdvb_tuner_file *f);
 
-extern const struct tuner_backend_ops tuner_none_ops;   /* tuner_emul.c / tuner_file.c */
-extern const struct tuner_backend_ops tuner_file_ops;
+extern const struct tuner_backend_ops tuner_none_ops;   /* tuner_none.c */
+extern const struct tuner_backend_ops tuner_file_ops;   /* tuner_file.c */
 extern const struct tuner_backend_ops tuner_dvb_ops;    /* tuner_dvb.c */
-extern const struct tuner_backend_ops tuner_remote_ops; /* tuner_remote.c */
+extern const struct tuner_backend_ops tuner_remote_ops; /* tuner_remote*.c */
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef FFDVB_TUNER_REMOTE_H
 #define FFDVB_TUNER_REMOTE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,8 +27,10 @@
 #define REMOTE_EVENTS 8                    /* dvb-core's frontend event queue */
 #define REMOTE_STATUS_POLL_MS 100          /* status polling while FE_GET_EVENT/poll waits */
 #define PENDING_MAX 80                     /* above the uapi's DTV_MAX_COMMAND */
+#define REMOTE_FRAMES 256                  /* sections waiting in a demux file's ring */
 
 struct remote_file;
+struct remote_call;
 
 /* What the daemon logged about the frontend when it opened it (it logs libdvbv5's
  * "capabilities" block on every dev_open of a frontend): the only source of the frontend's
@@ -40,31 +43,54 @@ struct remote_fe_log {
 	int state; /* which block the next lines belong to */
 };
 
+/* Threads: the connection belongs to a worker thread of the tuner (tuner_remote_calls.c) with an
+ * event loop of its own, so that the daemon's loop never waits for dvbv5-daemon. The daemon's
+ * loop queues calls (open, ioctl, close) and collects their results when the worker wakes it;
+ * it reads data and poll masks from the files directly. Everything below is guarded by lock,
+ * which the worker holds while it runs and lets go only while it sleeps on the daemon. */
 struct remote_tuner {
 	struct ffdvb_tuner base;
 	char *host;
 	int port;
 	unsigned int adapter, frontend;
+	pthread_mutex_t lock;
+	pthread_t thread;
+	int thread_running;
+	struct event_base *wbase;     /* the worker's loop */
+	int submit_fd;                /* eventfd: calls queued (loop -> worker) */
+	int wake_fd;                  /* eventfd: files to wake (worker -> loop) */
+	struct event *submit_ev;      /* on wbase */
+	struct event *wake_ev;        /* on the daemon's loop: wakes files whose call or data came */
+	struct remote_call *queue, **queue_tail; /* FIFO: the daemon's order is the clients' */
+	int stopping;
 	/* one connection for all files: the daemon keeps one global state, and closing any
-	 * connection closes every device it has open */
+	 * connection closes every device it has open (worker only) */
 	struct dvbv5_wire *w;
-	struct event *wire_ev; /* the connection readable: dvbv5_wire_pump */
-	struct event *wake_ev; /* wakes files whose data came (outside the call that got it) */
-	struct event *idle_ev; /* closes the connection a while after the last file closed */
+	struct event *wire_ev; /* on wbase: the connection readable, dvbv5_wire_pump */
+	struct event *idle_ev; /* on wbase: closes the connection a while after the last file */
 	struct remote_file *files;
 	struct remote_fe_log fe;
 	int present, locked;
-	unsigned long opens, disconnects;
+	unsigned long opens, disconnects, dropped;
 };
 
 struct remote_file {
 	struct ffdvb_tuner_file base;
 	struct remote_file *next;
 	int uid;  /* the daemon's id of this file */
-	int gone; /* the connection it was opened on is lost */
+	int gone; /* the connection it was opened on is lost, or the open failed */
+	int open_result; /* REMOTE_OPENING until the daemon answered dev_open, then 0 or -errno */
+	int closing;      /* closed by the card: the worker frees it, nobody wakes it */
+	int watch_wanted; /* frontend: poll saw no event; the worker starts the status timer */
 	int filter_set, wake_pending;
+	struct remote_call *close_call; /* made with the open: a close cannot fail */
 	/* demux/dvr: the data the daemon pushed for uid, as dmxdev buffers it */
 	struct ffdvb_dmxbuf buf;
+	/* section filter: one read gives at most one of the daemon's reads (a section), as the
+	 * client's read of the real demux would; libdvbv5 parses one section per read */
+	int sections;
+	uint32_t frames[REMOTE_FRAMES];
+	unsigned int fr_head, fr_len;
 	int err; /* the daemon's read error, reported once */
 	struct event *ev; /* frontend: the status timer */
 	/* frontend: events synthesized from status changes */
@@ -78,10 +104,31 @@ struct remote_file {
 	unsigned char pending_set[PENDING_MAX];
 };
 
+#define REMOTE_OPENING 1
+
 static inline struct remote_tuner *remote_tuner_of(struct remote_file *rf)
 {
 	return (struct remote_tuner *)rf->base.tuner;
 }
+
+/* tuner_remote_calls.c: the worker and the calls the loop queues for it */
+int remote_calls_start(struct remote_tuner *rt, struct event_base *loop, char *err,
+		       size_t errlen);
+void remote_calls_stop(struct remote_tuner *rt); /* joins the worker; every file closed */
+/* queue work for the worker (lock held) */
+void remote_poke(struct remote_tuner *rt);
+/* the file's waiting client may go on (worker, lock held): its wake hook runs on the loop */
+void remote_mark_wake(struct remote_file *rf);
+int remote_queue_open(struct remote_file *rf);
+int remote_queue_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io);
+void remote_queue_close(struct remote_file *rf);
+
+/* tuner_remote.c, run by the worker for the queued calls (lock held) */
+int remote_do_open(struct remote_file *rf);
+int remote_do_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io);
+void remote_do_close(struct remote_file *rf); /* frees rf */
+void remote_do_watch(struct remote_tuner *rt);
+void remote_do_stop(struct remote_tuner *rt); /* the connection closed: the worker ends */
 
 /* -ENODEV for the errors of a lost connection (the connection dropped, every file of it
  * marked gone and woken); other results unchanged. */
@@ -89,6 +136,7 @@ int remote_gone(struct remote_file *rf, int r);
 
 /* the daemon's log lines (tuner_remote_fe.c parses the frontend's) */
 void remote_fe_log_line(struct remote_tuner *rt, const char *text);
+void remote_fe_watch(struct remote_file *rf); /* worker: status polled until an event */
 void remote_fe_opened(struct remote_file *rf);
 void remote_fe_closed(struct remote_file *rf);
 int remote_fe_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io);

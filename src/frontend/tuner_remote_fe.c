@@ -243,19 +243,21 @@ static void status_tick(evutil_socket_t fd, short what, void *ctx)
 	struct dvbv5_wire_fe_stats s;
 
 	(void)fd, (void)what;
+	pthread_mutex_lock(&remote_tuner_of(rf)->lock);
 	if (refresh(rf, &s) < 0 || rf->ev_len) {
 		if (rf->ev)
 			event_del(rf->ev);
-		tuner_file_wake(&rf->base);
+		remote_mark_wake(rf);
 	}
+	pthread_mutex_unlock(&remote_tuner_of(rf)->lock);
 }
 
-static void watch_status(struct remote_file *rf)
+void remote_fe_watch(struct remote_file *rf)
 {
 	struct timeval period = { 0, REMOTE_STATUS_POLL_MS * 1000 };
 
 	if (!rf->ev)
-		rf->ev = event_new(rf->base.tuner->base, -1, EV_PERSIST, status_tick, rf);
+		rf->ev = event_new(remote_tuner_of(rf)->wbase, -1, EV_PERSIST, status_tick, rf);
 	if (rf->ev && !event_pending(rf->ev, EV_TIMEOUT, NULL))
 		event_add(rf->ev, &period);
 }
@@ -596,7 +598,7 @@ int remote_fe_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 				return r;
 		}
 		if (!rf->ev_len) {
-			watch_status(rf);
+			remote_fe_watch(rf);
 			return -EAGAIN;
 		}
 		memcpy(io->buf, &rf->events[rf->ev_head], sizeof(struct dvb_frontend_event));
@@ -619,14 +621,15 @@ int remote_fe_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 	}
 }
 
+/* The loop's poll: the events there are; without one the worker polls the daemon's status
+ * and wakes the file when one comes (or the connection is lost). */
 unsigned int remote_fe_poll(struct remote_file *rf)
 {
-	struct dvbv5_wire_fe_stats s;
-
-	if (!rf->ev_len && refresh(rf, &s) < 0)
-		return POLLERR | POLLHUP;
 	if (rf->ev_len)
 		return POLLIN | POLLRDNORM | POLLPRI;
-	watch_status(rf);
+	if (rf->open_result == 0 && !rf->watch_wanted) {
+		rf->watch_wanted = 1;
+		remote_poke(remote_tuner_of(rf));
+	}
 	return 0;
 }
