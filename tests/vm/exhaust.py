@@ -12,10 +12,18 @@ Both take the daemon's PID last and print its peak VmRSS (kB) and open descripto
                                    SLOW clients ask "osd-plane" and never read, IDLE clients
                                    connect and send nothing; prints "control connected=C
                                    backlog_full=B" and holds them HOLD seconds
+  exhaust.py silent PORT            listens on 127.0.0.1:PORT and never answers (a dvbv5-daemon
+                                   that hangs): holds its connections until killed
+  exhaust.py pace VIDEO0 OPENS FRONTEND0 PID
+                                   writes PES to VIDEO0 (a card draining at its drain rate)
+                                   while OPENS threads open FRONTEND0 (another adapter whose
+                                   remote tuner's server is silent); prints "pace
+                                   bytes_per_s=.. max_stall_ms=.. opens=errno,errno,..."
 Both print their line and then exit with their clients still there: the daemon must clean up.
 """
 import ctypes
 import errno
+import fcntl
 import os
 import socket
 import sys
@@ -29,7 +37,9 @@ def iow(kind, nr, size):
     return (1 << 30) | (size << 16) | (ord(kind) << 8) | nr
 
 
-VIDEO_STILLPICTURE = iow('o', 30, 16)  # struct video_still_picture: char *, int32 (64-bit)
+VIDEO_STILLPICTURE = iow('o', 30, 16)
+VIDEO_PLAY = (ord('o') << 8) | 22
+VIDEO_SELECT_SOURCE = (ord('o') << 8) | 25  # struct video_still_picture: char *, int32 (64-bit)
 
 
 class StillPicture(ctypes.Structure):
@@ -86,7 +96,61 @@ def control(path, idle, slow, hold, pid):
     os._exit(0)
 
 
+def silent(port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", port))
+    s.listen(64)  # the kernel completes the connections; nobody reads or answers
+    print("silent listening", flush=True)
+    conns = []
+    while True:
+        c, _ = s.accept()
+        conns.append(c)
+
+
+def pace(video0, opens, frontend0, pid):
+    results = []
+    lock = threading.Lock()
+
+    def one():
+        try:
+            os.close(os.open(frontend0, os.O_RDONLY | os.O_NONBLOCK))  # readers: no EBUSY
+            r = "ok"
+        except OSError as e:
+            r = errno.errorcode.get(e.errno, str(e.errno))
+        with lock:
+            results.append(r)
+
+    # a video PES packet of 2 KiB without a timestamp: queued and drained, never decoded
+    pes = bytes([0, 0, 1, 0xE0, 0x07, 0xFA, 0x80, 0, 0]) + bytes(2039)
+    fd = os.open(video0, os.O_WRONLY)
+    fcntl.ioctl(fd, VIDEO_SELECT_SOURCE, 1)  # VIDEO_SOURCE_MEMORY: writes are taken
+    fcntl.ioctl(fd, VIDEO_PLAY)
+    threads = [threading.Thread(target=one, daemon=True) for _ in range(opens)]
+    start = last = time.monotonic()
+    total, stall = 0, 0.0
+    for i in range(800):  # 1.6 MiB: 16 s at 100 kB/s, while the opens wait
+        if i == 20:
+            for t in threads:
+                t.start()
+        total += os.write(fd, pes)
+        now = time.monotonic()
+        stall = max(stall, now - last)
+        last = now
+    rate = total / (last - start)
+    for t in threads:
+        t.join(30)
+    rss, fds = usage_of(pid)
+    print(f"pace bytes_per_s={rate:.0f} max_stall_ms={stall * 1000:.0f} "
+          f"opens={','.join(sorted(results))} rss_kb={rss} fds={fds}", flush=True)
+    os._exit(0)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "silent":
+        silent(int(sys.argv[2]))
+    if len(sys.argv) == 6 and sys.argv[1] == "pace":
+        pace(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
     if len(sys.argv) == 6 and sys.argv[1] == "stills":
         stills(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
     elif len(sys.argv) == 7 and sys.argv[1] == "control":

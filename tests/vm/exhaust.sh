@@ -11,6 +11,11 @@
 #   - 40 clients ask "osd-plane" (1.6 MB each) and never read, 300 more connect idle: at most
 #     32 are served (descriptors bounded), the answers waiting stay within 16 MiB, "busy" is
 #     logged; once they are gone, status answers and the descriptors are back
+#   - a third daemon serves adapters 4 and 5 on one loop; adapter 4's tuner is remote: to a
+#     server that accepts and never answers. 3 clients open its frontend0 while a writer
+#     replays into adapter 5's video0 (draining 100 kB/s): the opens end with ENODEV after
+#     the reply timeout (5 s), the replay keeps its pace (no stall near the 5 s the old
+#     tuner froze the loop for), descriptors stay bounded
 # Prints PASS/FAIL lines and "N passed, M failed"; exit 0 iff nothing failed.
 set -u
 bin=${1:?usage: exhaust.sh BINDIR}
@@ -85,5 +90,30 @@ n=$(fds "$pid0")
 [ "$n" -le $((base_fds + 1)) ]
 check $? "control: descriptors back to $n (before: $base_fds)"
 
-for pid in $pid0 $pid1; do stop_daemon "$pid"; done
+# --- a silent remote server does not hold up the other adapter of the same daemon
+python3 "$here/exhaust.py" silent 5599 > "$out/silent.log" 2>&1 &
+silent=$!
+printf '[adapter4]\noutput = none\ndecode = no\ntuner = remote:127.0.0.1:5599\n[adapter5]\noutput = none\ndecode = no\ndrain-rate = 100000\n' > "$out/two.conf"
+"$bin/ffdvbd" --config "$out/two.conf" --foreground -v > "$out/ffdvbd-45.log" 2>&1 &
+pid45=$!
+i=0
+until { answers 4 && answers 5; } || [ $i -ge 60 ]; do sleep 0.5; i=$((i + 1)); done
+answers 5
+check $? "setup: adapters 4 and 5 answer (one daemon)"
+base_fds=$(fds "$pid45")
+r=$(python3 "$here/exhaust.py" pace /dev/dvb/adapter5/video0 3 /dev/dvb/adapter4/frontend0 "$pid45")
+echo "adapters 4+5: $r (before: $base_fds descriptors)"
+[ "$(field opens "$r")" = "ENODEV,ENODEV,ENODEV" ]
+check $? "remote: 3 opens of a silent server's frontend0 end with ENODEV ($(field opens "$r"))"
+stall=$(field max_stall_ms "$r")
+[ -n "$stall" ] && [ "$stall" -lt 2500 ]
+check $? "remote: adapter 5's replay keeps its pace meanwhile (longest write $stall ms; the old tuner froze the loop 5000 ms a command; $(field bytes_per_s "$r") bytes/s for a drain of 100000)"
+n=$(field fds "$r")
+[ -n "$n" ] && [ "$n" -le $((base_fds + 16)) ]
+check $? "remote: $n descriptors (before: $base_fds)"
+answers 4 && alive "$pid45"
+check $? "remote: adapter 4 answers status after them"
+kill "$silent" 2> /dev/null
+
+for pid in $pid0 $pid1 $pid45; do stop_daemon "$pid"; done
 finish
