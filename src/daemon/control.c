@@ -19,11 +19,11 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "control_cmd.h"
 #include "ffdvb/card.h"
 #include "media.h"
 #include "trace.h"
 
-#define MAX_COMMAND 256
 #define CLIENT_TIMEOUT_S 5 /* a client that never sends its line (or reads no answer) is dropped */
 #define TRACE_STALL_S 30   /* a trace listener that reads nothing for this long loses its slot */
 #define ACCEPT_RETRY_S 1   /* out of descriptors: accepting pauses this long instead of spinning */
@@ -63,7 +63,7 @@ struct job {
 	struct client *client; /* NULL once the client went away */
 	struct ffdvb_decoder *dec;
 	const char *record_dir;
-	char line[MAX_COMMAND + 1];
+	enum ffdvbd_cmd cmd; /* screenshot or record */
 	char *text;
 	size_t len;
 	pthread_t thread;
@@ -115,25 +115,25 @@ static void client_free(struct client *c)
 		set_accepting(ctl, 1);
 }
 
-/* The answer to one command line, malloc'ed. */
-static char *answer(struct ffdvbd_control *ctl, const char *line, size_t *len)
+/* The answer to one command, malloc'ed. */
+static char *answer(struct ffdvbd_control *ctl, const struct ffdvbd_command *cmd, size_t *len)
 {
 	char *text = NULL;
 	FILE *f = open_memstream(&text, len);
 
 	if (!f)
 		return NULL;
-	if (strcmp(line, "status") == 0 || strcmp(line, "status --json") == 0) {
-		int json = line[6] != '\0';
+	if (cmd->cmd == FFDVBD_CMD_STATUS || cmd->cmd == FFDVBD_CMD_STATUS_JSON) {
+		int json = cmd->cmd == FFDVBD_CMD_STATUS_JSON;
 		int err = ffdvb_card_status(ctl->card, f, json);
 
 		if (err < 0)
 			fprintf(f, "error: status failed: %s\n", strerror(-err));
 		else if (json)
 			fputc('\n', f);
-	} else if (!ffdvbd_media_command(ctl->card, ctl->record_dir, line, f)) {
+	} else if (!ffdvbd_media_command(ctl->card, cmd, f)) {
 		fprintf(f, "error: unknown command '%.64s' (try: status, status --json, screenshot, "
-			"record, decoder, trace, osd-window N, osd-plane)\n", line);
+			"record, decoder, trace, osd-window N, osd-plane)\n", cmd->line);
 	}
 	if (fclose(f) != 0) {
 		free(text);
@@ -228,7 +228,7 @@ static void *job_run(void *arg)
 	char done = 1;
 
 	if (f) {
-		ffdvbd_media_slow(j->dec, j->record_dir, j->line, f);
+		ffdvbd_media_slow(j->dec, j->record_dir, j->cmd, f);
 		if (fclose(f) != 0) {
 			free(j->text);
 			j->text = NULL;
@@ -263,7 +263,7 @@ static void on_job_done(evutil_socket_t fd, short what, void *arg)
 		job_finish(arg);
 }
 
-static void start_job(struct client *c, const char *line)
+static void start_job(struct client *c, enum ffdvbd_cmd cmd)
 {
 	struct ffdvbd_control *ctl = c->ctl;
 	struct job *j;
@@ -282,7 +282,7 @@ static void start_job(struct client *c, const char *line)
 	j->client = c;
 	j->dec = ffdvb_card_decoder(ctl->card); /* the card is the loop's: asked here */
 	j->record_dir = ctl->record_dir;
-	snprintf(j->line, sizeof(j->line), "%s", line);
+	j->cmd = cmd;
 	if (pthread_create(&j->thread, NULL, job_run, j) != 0) {
 		free(j);
 		send_text(c, "error: cannot start a thread for it\n");
@@ -292,53 +292,53 @@ static void start_job(struct client *c, const char *line)
 	c->job = j;
 }
 
-static void respond(struct client *c, const char *line)
+static void respond(struct client *c, const struct ffdvbd_command *cmd)
 {
-	if (!strcmp(line, "trace")) {
+	if (cmd->cmd == FFDVBD_CMD_TRACE) {
 		start_trace(c);
 		return;
 	}
-	if (ffdvbd_media_is_slow(line)) {
-		start_job(c, line);
+	if (ffdvbd_cmd_is_slow(cmd->cmd)) {
+		start_job(c, cmd->cmd);
 		return;
 	}
 	size_t len = 0;
-	char *text = answer(c->ctl, line, &len);
+	char *text = answer(c->ctl, cmd, &len);
 
 	send_answer(c, text, len);
 }
 
+/* The command in what the client sent so far (control_cmd.c), if there is one: 1 when
+ * answered. Only the first FFDVBD_CONTROL_MAX_COMMAND + 1 bytes matter. */
+static int take_command(struct client *c, int eof)
+{
+	struct evbuffer *in = bufferevent_get_input(c->bev);
+	size_t len = evbuffer_get_length(in);
+	struct ffdvbd_command cmd;
+
+	if (len > FFDVBD_CONTROL_MAX_COMMAND + 1)
+		len = FFDVBD_CONTROL_MAX_COMMAND + 1;
+	const char *buf = len ? (const char *)evbuffer_pullup(in, (ev_ssize_t)len) : NULL;
+
+	if ((len && !buf) || ffdvbd_control_take(buf, len, eof, &cmd) != 1)
+		return 0;
+	respond(c, &cmd);
+	return 1;
+}
+
 static void on_client_read(struct bufferevent *bev, void *arg)
 {
-	struct client *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	size_t n;
-	char *line = evbuffer_readln(in, &n, EVBUFFER_EOL_ANY);
-
-	if (line) {
-		respond(c, line);
-		free(line);
-	} else if (evbuffer_get_length(in) > MAX_COMMAND) {
-		respond(c, "(command too long)");
-	}
+	(void)bev;
+	take_command(arg, 0);
 }
 
 static void on_client_event(struct bufferevent *bev, short what, void *arg)
 {
-	struct client *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-
+	(void)bev;
 	/* a last line without newline still counts */
-	if ((what & BEV_EVENT_EOF) && evbuffer_get_length(in) > 0 &&
-	    evbuffer_get_length(in) <= MAX_COMMAND) {
-		char line[MAX_COMMAND + 1];
-		size_t n = evbuffer_remove(in, line, MAX_COMMAND);
-
-		line[n] = '\0';
-		respond(c, line);
+	if ((what & BEV_EVENT_EOF) && take_command(arg, 1))
 		return;
-	}
-	client_free(c);
+	client_free(arg);
 }
 
 static void on_accept(evutil_socket_t fd, short what, void *arg)

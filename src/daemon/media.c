@@ -59,12 +59,11 @@ static int osd_window(struct ffdvb_card *card, int win, FILE *out)
 	return 1;
 }
 
-int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const char *line,
-			 FILE *out)
+int ffdvbd_media_command(struct ffdvb_card *card, const struct ffdvbd_command *cmd, FILE *out)
 {
 	struct ffdvb_decoder *dec = ffdvb_card_decoder(card);
 
-	if (!strcmp(line, "osd-plane")) { /* the OSD as the compositor gets it: raw ARGB words */
+	if (cmd->cmd == FFDVBD_CMD_OSD_PLANE) { /* the OSD as the compositor gets it: ARGB words */
 		uint32_t *plane = malloc((size_t)FFDVB_OSD_WIDTH * FFDVB_OSD_HEIGHT * 4);
 
 		if (!plane) {
@@ -76,13 +75,9 @@ int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const 
 		free(plane);
 		return 1;
 	}
-	if (!strncmp(line, "osd-window ", 11))
-		return osd_window(card, atoi(line + 11), out);
-	if (ffdvbd_media_is_slow(line)) {
-		ffdvbd_media_slow(dec, record_dir, line, out);
-		return 1;
-	}
-	if (strcmp(line, "decoder"))
+	if (cmd->cmd == FFDVBD_CMD_OSD_WINDOW)
+		return osd_window(card, cmd->window, out);
+	if (cmd->cmd != FFDVBD_CMD_DECODER)
 		return 0;
 	if (!dec) {
 		fprintf(out, "error: no decoder (ffdvbd runs with --no-decode)\n");
@@ -102,19 +97,14 @@ int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const 
 	return 1;
 }
 
-int ffdvbd_media_is_slow(const char *line)
-{
-	return !strcmp(line, "screenshot") || !strcmp(line, "record");
-}
-
-void ffdvbd_media_slow(struct ffdvb_decoder *dec, const char *record_dir, const char *line,
+void ffdvbd_media_slow(struct ffdvb_decoder *dec, const char *record_dir, enum ffdvbd_cmd cmd,
 		       FILE *out)
 {
 	int r;
 
 	if (!dec) {
 		fprintf(out, "error: no decoder (ffdvbd runs with --no-decode)\n");
-	} else if (!strcmp(line, "screenshot")) {
+	} else if (cmd == FFDVBD_CMD_SCREENSHOT) {
 		r = screenshot(dec, out);
 		if (r < 0)
 			fprintf(out, "error: screenshot failed: %s\n", strerror(-r));

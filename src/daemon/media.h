@@ -12,20 +12,20 @@
 
 #include <stdio.h>
 
+#include "control_cmd.h"
+
 struct ffdvb_card;
 
 struct ffdvb_decoder;
 
-/* Answers `line` on out if it is one of the quick commands above (decoder, osd-plane,
+/* Answers cmd on out if it is one of the quick commands above (decoder, osd-plane,
  * osd-window; on the loop thread): returns 1; 0 if it is not. */
-int ffdvbd_media_command(struct ffdvb_card *card, const char *record_dir, const char *line,
-			 FILE *out);
+int ffdvbd_media_command(struct ffdvb_card *card, const struct ffdvbd_command *cmd, FILE *out);
 
-/* The slow ones, screenshot (PNG encoding) and record (file writing): nonzero for them. They
- * run on a worker thread (control.c), away from the loop that serves every node. */
-int ffdvbd_media_is_slow(const char *line);
-/* Answers a slow command for dec (NULL: ffdvbd runs with --no-decode). Any thread. */
-void ffdvbd_media_slow(struct ffdvb_decoder *dec, const char *record_dir, const char *line,
+/* The slow ones, screenshot (PNG encoding) and record (file writing; ffdvbd_cmd_is_slow) run
+ * on a worker thread (control.c), away from the loop that serves every node. Answers one for
+ * dec (NULL: ffdvbd runs with --no-decode). Any thread. */
+void ffdvbd_media_slow(struct ffdvb_decoder *dec, const char *record_dir, enum ffdvbd_cmd cmd,
 		       FILE *out);
 
 /* Writes DIR/pictures.log and DIR/sound.s16 (the headless record). 0 or -errno. */

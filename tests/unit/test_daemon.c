@@ -170,6 +170,17 @@ static void control(void)
 	CHECK_LABELLED("a last line without newline counts", a && a[0] == '{');
 	a = ask(base, path, "reboot\n");
 	CHECK_LABELLED("unknown command -> error:", a && strncmp(a, "error: ", 7) == 0);
+	/* a line over the limit is refused even when its end came in the same read */
+	char longline[400];
+
+	memset(longline, 'x', 300);
+	strcpy(longline + 300, "\n");
+	a = ask(base, path, longline);
+	CHECK_LABELLED("a line over 256 bytes is too long",
+		       a && strstr(a, "unknown command '(command too long)'"));
+	/* a window number past int does not wrap to a valid one (4294967299 = 2^32 + 3) */
+	a = ask(base, path, "osd-window 4294967299\n");
+	CHECK_LABELLED("osd-window out of range", a && !strncmp(a, "error: OSD window -1:", 21));
 	/* the slow commands run on a worker thread; their answer comes back through the loop */
 	a = ask(base, path, "screenshot\n");
 	printf("screenshot: %.40s\n", a && a[0] == '\x89' ? "(PNG)" : a ? a : "(none)");
