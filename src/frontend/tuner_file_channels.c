@@ -52,61 +52,144 @@ static char *join(const char *dir, const char *name, const char *suffix)
 	return s;
 }
 
-/* The FILE keys, by entry index (the order of the [sections], as libdvbv5 keeps it). */
-static int read_file_keys(const char *path, char ***keys, unsigned int *n)
+/* libdvbv5 1.22's dvb_read_file has two overflows on odd files, so the file is checked first
+ * and refused with a reason instead: it stores an entry's properties in an array of
+ * DTV_MAX_COMMAND without a bound (an entry with more writes past it), and formats
+ * "value %s is invalid for %s" into 80 bytes on its stack (a long bad value writes past that;
+ * glibc's fortify aborts). */
+#define MAX_ENTRY_KEYS 64 /* key lines in one entry; below DTV_MAX_COMMAND */
+#define V5_ERR_MSG 80     /* libdvbv5's message buffer */
+
+/* a key for which libdvbv5 may say "value ... is invalid": its properties, COUNTRY and
+ * POLARIZATION */
+static int v5_may_refuse(const char *key)
 {
-	FILE *fp = fopen(path, "r");
-	char line[4096];
-	int idx = -1;
-
-	*keys = NULL;
-	*n = 0;
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
-		char *s = trim(line), *eq;
-
-		if (*s == '#' || !*s)
-			continue;
-		if (*s == '[') {
-			char **k = realloc(*keys, (size_t)(idx + 2) * sizeof(**keys));
-
-			if (!k)
-				break;
-			*keys = k;
-			k[++idx] = NULL;
-			*n = (unsigned int)idx + 1;
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (idx < 0 || !eq)
-			continue;
-		*eq = 0;
-		if (strcasecmp(trim(s), "FILE") == 0 && !(*keys)[idx])
-			(*keys)[idx] = strdup(trim(eq + 1));
-	}
-	fclose(fp);
+	if (!strcasecmp(key, "COUNTRY") || !strcasecmp(key, "POLARIZATION"))
+		return 1;
+	for (size_t i = 0; i < sizeof(dvb_v5_name) / sizeof(dvb_v5_name[0]); i++)
+		if (dvb_v5_name[i] && !strcasecmp(key, dvb_v5_name[i]))
+			return 1;
 	return 0;
 }
 
-int ft_channels_load(struct ft_tuner *t, const char *path, char *err, size_t errlen)
+/* Would libdvbv5's message about line p (a key line, from its first non-blank) overflow (1,
+ * or -ENOMEM)? Its key and value are found as dvb_read_file finds them: strtok at '=', the
+ * key's last character and the blanks before it cut off, the value up to '\n' after its
+ * blanks. The message is untranslated: ffdvbd sets no locale. */
+static int v5_message_overflows(const char *p)
 {
-	struct dvb_file *df;
-	char **keys = NULL, *dir;
-	unsigned int nkeys = 0, n = 0, idx = 0;
-	int r = 0;
-	FILE *probe = fopen(path, "r");
+	char *copy = strdup(p), *save = NULL, *key, *value, *q;
+	int bad = 0;
 
-	if (!probe) {
+	if (!copy)
+		return -ENOMEM;
+	key = strtok_r(copy, "=", &save);
+	if (key) {
+		q = &key[strlen(key) - 1];
+		while (q > key && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		*q = 0;
+		value = strtok_r(NULL, "\n", &save);
+		if (value) {
+			while (*value == ' ' || *value == '\t')
+				value++;
+			bad = sizeof("value  is invalid for ") + strlen(key) + strlen(value) >
+				      V5_ERR_MSG &&
+			      v5_may_refuse(key);
+		}
+	}
+	free(copy);
+	return bad;
+}
+
+/* Reads the file as dvb_read_file does (whole lines; blanks are ' ' and '\t'; lines that
+ * start with '#', '\a' or end are skipped, '[' opens an entry), so that the FILE keys, by
+ * entry index, belong to the entries libdvbv5 returns. Refuses what libdvbv5 would overflow
+ * on. 0 or -errno with err set. */
+static int read_file_keys(const char *path, char ***keys, unsigned int *n, char *err,
+			  size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t size = 0;
+	unsigned int idx = 0, lineno = 0, entry_keys = 0;
+	int r = 0;
+
+	*keys = NULL;
+	*n = 0;
+	if (!fp) {
 		r = -errno;
 		snprintf(err, errlen, "file:%s: %s", path, strerror(-r));
 		return r;
 	}
-	fclose(probe);
+	while (getline(&line, &size, fp) > 0) {
+		char *p = line, *eq;
+
+		lineno++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n' || *p == '#' || *p == '\a' || *p == '\0')
+			continue;
+		if (*p == '[') {
+			char **k = realloc(*keys, ((size_t)*n + 1) * sizeof(**keys));
+
+			if (!k) {
+				r = -ENOMEM;
+				break;
+			}
+			*keys = k;
+			idx = (*n)++;
+			k[idx] = NULL;
+			entry_keys = 0;
+			continue;
+		}
+		if (!*n)
+			continue; /* libdvbv5 refuses the file */
+		if (++entry_keys > MAX_ENTRY_KEYS) {
+			snprintf(err, errlen, "file:%s:%u: more than %d keys in one entry", path,
+				 lineno, MAX_ENTRY_KEYS);
+			r = -EINVAL;
+			break;
+		}
+		if ((r = v5_message_overflows(p)) < 0)
+			break;
+		if (r) {
+			snprintf(err, errlen, "file:%s:%u: value too long (libdvbv5 cannot report "
+				 "it)", path, lineno);
+			r = -EINVAL;
+			break;
+		}
+		eq = strchr(p, '=');
+		if (!eq)
+			continue;
+		*eq = 0;
+		if (strcasecmp(trim(p), "FILE") == 0 && !(*keys)[idx] &&
+		    !((*keys)[idx] = strdup(trim(eq + 1)))) {
+			r = -ENOMEM;
+			break;
+		}
+	}
+	free(line);
+	fclose(fp);
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "file:%s: %s", path, strerror(ENOMEM));
+	return r;
+}
+
+int ft_channels_load(struct ft_tuner *t, const char *path, char *err, size_t errlen)
+{
+	struct dvb_file *df = NULL;
+	char **keys = NULL, *dir = NULL;
+	unsigned int nkeys = 0, n = 0, idx = 0;
+	int r = read_file_keys(path, &keys, &nkeys, err, errlen);
+
+	if (r < 0)
+		goto out;
 	df = dvb_read_file_format(path, SYS_UNDEFINED, FILE_DVBV5);
 	if (!df) {
 		snprintf(err, errlen, "file:%s: not a DVBv5 channel file libdvbv5 can read", path);
-		return -EINVAL;
+		r = -EINVAL;
+		goto out;
 	}
 	{ /* absolute, so that the daemon may change its directory later */
 		char *abs = realpath(path, NULL);
@@ -114,7 +197,6 @@ int ft_channels_load(struct ft_tuner *t, const char *path, char *err, size_t err
 		dir = dir_of(abs ? abs : path);
 		free(abs);
 	}
-	read_file_keys(path, &keys, &nkeys);
 	for (struct dvb_entry *e = df->first_entry; e; e = e->next)
 		n++;
 	t->ch = calloc(n ? n : 1, sizeof(*t->ch));
@@ -156,7 +238,8 @@ out:
 		free(keys[i]);
 	free(keys);
 	free(dir);
-	dvb_file_free(df);
+	if (df)
+		dvb_file_free(df);
 	return r;
 }
 
