@@ -51,7 +51,7 @@ grep -q "ExecStart=$prefix/$bindir/ffdvbd --foreground --run-as ffdvb\$" "$unit"
 	bad "unit ExecStart does not name the installed daemon: $(grep ExecStart= "$unit")"
 grep -q '^Type=notify$' "$unit" || bad "unit is not Type=notify"
 grep -q '@[A-Z_]*@' "$unit" && bad "unconfigured @VARIABLE@ left in the unit"
-grep -q '^ExecReload=/bin/kill -HUP \$MAINPID$' "$unit" || bad "unit has no ExecReload sending SIGHUP"
+grep -q '^ExecReload=+/bin/kill -HUP \$MAINPID$' "$unit" || bad "unit has no ExecReload sending SIGHUP"
 grep -q '^user = ffdvb$' "$example" || bad "the example config does not use the user ffdvb"
 # the example config is what the daemon accepts (and serves adapter 0 from it); 'user = ffdvb'
 # needs that user: where this machine lacks it, the example is checked without that line
