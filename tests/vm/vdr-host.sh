@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# usage: vdr-host.sh BINDIR STREAMDIR [SCRIPT]
+# usage: vdr-host.sh BINDIR STREAMDIR [SCRIPT [ARG...]]
 # Host side of the VDR test: makes a VDR recording (20 s 352x288 MPEG-2 + MP2 + AC-3 made by
 # ffmpeg, VDR's layout: NAME/DATE.rec/00001.ts + info, index by 'vdr --genindex') and ffmpeg's
 # per-picture MD5 list of its video, and 60 s and 120 s ones of the same kind for the trick
-# modes and the pacing, then runs tests/vm/SCRIPT (vdr.sh, vdr-trick.sh, ...) in scripts/vm.sh.
+# modes and the pacing, then runs tests/vm/SCRIPT (vdr.sh, vdr-trick.sh, ...) in scripts/vm.sh
+# with BINDIR, STREAMDIR and the ARGs.
 # Skips (77, loudly) without the ffmpeg CLI, vdr or vdr-plugin-dvbsddevice.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,4 +65,6 @@ make_recording "$streams/vdr-video-speeds-15min" 900 200
 # (time-shift: it keeps reading the index as it grows, and trick modes end differently); these
 # are made minutes before the test, so their index is dated back, as a finished recording's is
 touch -d '2 hours ago' "$streams"/vdr-video*/Test/*/index
-exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $streams"
+shift 2
+[ $# -gt 0 ] && shift
+exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $streams $*"
