@@ -232,20 +232,31 @@ int main(int argc, char **argv)
 		write_ts(&b, ts, len, 1.0, &first);
 		np = ffdvb_output_pictures(out, &pics);
 		ns = ffdvb_output_sounds(out, &snd);
-		if (np > p0 && ns > s0) {
+		/* The picture the presenter had taken when the clear came is still shown after the
+		 * clear returns (shown before the first write of the new stream, from the old one):
+		 * the same file again starts at lower PTS, so pictures at or past the last one shown
+		 * before the clear are the old stream's. Counted, not taken for the first one. */
+		long old = 0, p1 = p0;
+
+		while (p0 > 0 && p1 < np && pics[p1].pts >= pics[p0 - 1].pts) {
+			old++;
+			p1++;
+		}
+		if (np > p1 && ns > s0) {
 			long k = s0;
 
 			while (k < ns && snd[k].pts < 0)
 				k++;
-			shown = (double)pics[p0].t / 1e9;
+			shown = (double)pics[p1].t / 1e9;
 			/* the clock starts at the earlier of the first picture and first sound */
 			if (k < ns)
-				lead = (double)(pics[p0].pts - snd[k].pts) / 90000.0;
+				lead = (double)(pics[p1].pts - snd[k].pts) / 90000.0;
 		}
 		if (!shown) {
 			fprintf(stderr, "bench: no picture after the clear\n");
 			return 1;
 		}
+		printf("figure zap_old_pictures_after_clear %ld count\n", old);
 		printf("figure zap_first_picture %.1f ms\n", (shown - first) * 1000);
 		printf("figure zap_stream_pts_lead %.1f ms\n", lead > 0 ? lead * 1000 : 0.0);
 		printf("figure zap_beyond_pts_lead %.1f ms\n",
