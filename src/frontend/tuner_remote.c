@@ -280,7 +280,7 @@ int remote_do_open(struct remote_file *rf)
 		r = remote_gone(rf, dvbv5_wire_dev_set_bufsize(rt->w, rf->uid, REMOTE_DEV_BUFSIZE));
 	if (r == -ENOSPC) { /* too many files on one connection: this one cannot work */
 		dvbv5_wire_on_data(rt->w, rf->uid, NULL, NULL);
-		r = remote_gone(rf, dvbv5_wire_dev_close(rt->w, rf->uid));
+		remote_gone(rf, dvbv5_wire_dev_close(rt->w, rf->uid)); /* drops a lost connection */
 		rf->gone = 1;
 		return -EMFILE;
 	}
