@@ -62,7 +62,7 @@ static int ioc(struct bench *b, void *f, unsigned int cmd, unsigned long arg)
 	return b->ops->ioctl(f, &io);
 }
 
-static int deinterlace = 1;
+static enum ffdvb_deinterlace deinterlace = FFDVB_DEINTERLACE_FIELD; /* the daemon's default */
 
 static void open_card(struct bench *b, int virtual_clock, int record)
 {
@@ -182,12 +182,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ts = load(argv[2], &len);
-	if (getenv("BENCH_NO_DEINTERLACE"))
-		deinterlace = 0;
+	if (getenv("BENCH_DEINTERLACE")) /* no, frame or field */
+		deinterlace = !strcmp(getenv("BENCH_DEINTERLACE"), "frame")   ? FFDVB_DEINTERLACE_FRAME
+			      : !strcmp(getenv("BENCH_DEINTERLACE"), "field") ? FFDVB_DEINTERLACE_FIELD
+									      : FFDVB_DEINTERLACE_OFF;
 	if (!strcmp(argv[1], "throughput")) {
 		double t0 = now_s(), t, c0 = cpu_s();
 		struct ffdvb_decoder_stats s;
-		const char *tag = deinterlace ? "_bwdif" : "";
+		const char *tag = deinterlace == FFDVB_DEINTERLACE_FIELD   ? "_bwdif_field"
+				  : deinterlace == FFDVB_DEINTERLACE_FRAME ? "_bwdif"
+									   : "";
 
 		open_card(&b, 1, 0);
 		write_ts(&b, ts, len, 0, NULL);

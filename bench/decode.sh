@@ -43,13 +43,22 @@ echo "figure decode_ffmpeg_ms $1 ms"
 echo "figure decode_ffmpeg_cpu_ms $2 ms"
 FF_WALL=$1
 FF_CPU=$2
-OURS=$(BENCH_NO_DEINTERLACE=1 "$BIN" throughput "$STREAM")
+# the same decode deinterlaced by ffmpeg at field rate, as ours does by default
+set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -vf bwdif=mode=send_field:deint=interlaced -f null -)
+echo "figure decode_ffmpeg_bwdif_field_ms $1 ms"
+FF_FIELD=$1
+OURS=$(BENCH_DEINTERLACE=no "$BIN" throughput "$STREAM")
 echo "$OURS"
-OURS_BWDIF=$("$BIN" throughput "$STREAM")
+OURS_BWDIF=$(BENCH_DEINTERLACE=frame "$BIN" throughput "$STREAM")
 echo "$OURS_BWDIF"
-printf '%s\n%s\n' "$OURS" "$OURS_BWDIF" | awk -v ffw="$FF_WALL" -v ffc="$FF_CPU" '
+OURS_FIELD=$(BENCH_DEINTERLACE=field "$BIN" throughput "$STREAM")
+echo "$OURS_FIELD"
+printf '%s\n%s\n%s\n' "$OURS" "$OURS_BWDIF" "$OURS_FIELD" |
+	awk -v ffw="$FF_WALL" -v ffc="$FF_CPU" -v fff="$FF_FIELD" '
 	$2 == "decode_ours_ms" { printf "figure decode_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }
 	$2 == "decode_ours_cpu_ms" { printf "figure decode_cpu_ffmpeg_vs_ours %.3f ratio\n", ffc / $3 }
-	$2 == "decode_ours_bwdif_ms" { printf "figure decode_bwdif_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }'
+	$2 == "decode_ours_bwdif_ms" { printf "figure decode_bwdif_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }
+	$2 == "decode_ours_bwdif_field_ms" {
+		printf "figure decode_bwdif_field_throughput_vs_ffmpeg_bwdif_field %.3f ratio\n", fff / $3 }'
 "$BIN" realtime "$STREAM" $((SECS < 20 ? SECS : 20))
 "$BIN" zap "$STREAM"

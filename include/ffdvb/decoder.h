@@ -25,9 +25,13 @@ struct ffdvb_decoder;
 
 enum ffdvb_stream { FFDVB_STREAM_VIDEO, FFDVB_STREAM_AUDIO, FFDVB_STREAM_COUNT };
 
+/* bwdif on pictures coded interlaced: one picture per field (50 per second for 25i, the
+   default), one per coded picture, or none (the picture as decoded, fields woven) */
+enum ffdvb_deinterlace { FFDVB_DEINTERLACE_OFF, FFDVB_DEINTERLACE_FRAME, FFDVB_DEINTERLACE_FIELD };
+
 struct ffdvb_decoder_config {
 	struct ffdvb_output_config output; /* created on the presenter thread */
-	int deinterlace;                   /* 1: bwdif on interlaced pictures (default), 0: off */
+	enum ffdvb_deinterlace deinterlace;
 	int audio_delay_ms;                /* lip-sync trim: > 0 the sound comes that much later
 					      than the picture, < 0 earlier */
 	/* called (from any decoder thread) when input room appears, a picture size changed, or the

@@ -42,7 +42,9 @@ void ffdvbd_usage(FILE *out)
 		"                           else drm; else none), window, fullscreen, kmsdrm, drm (KMS\n"
 		"                           without GL), none (headless)\n"
 		"      --size WxH           window or headless picture size (default 720x576)\n"
-		"      --no-deinterlace     show interlaced pictures as they are (default: bwdif)\n"
+		"      --deinterlace MODE   interlaced pictures through bwdif at field rate (field, the\n"
+		"                           default: 50 pictures a second for 25i) or frame rate (frame)\n"
+		"      --no-deinterlace     show interlaced pictures as they are\n"
 		"      --no-audio           no sound device (sound is still timed)\n"
 		"      --audio-device NAME  the sound device: an ALSA PCM (default: ALSA's default,\n"
 		"                           else SDL's), or sdl:NAME for SDL's device NAME\n"
@@ -116,7 +118,7 @@ static int keep(struct cli *c, int daemon, const char *opt, const char *key, con
 /* 0 to go on, 1 for --help/--version, -1 on a usage error */
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
-	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_NOAUDIO, OPT_RECORD,
+	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_DEINT, OPT_NOAUDIO, OPT_RECORD,
 	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK, OPT_TUNER,
 	       OPT_AUDIODEV, OPT_AUDIODELAY };
 	static const struct option longopts[] = {
@@ -137,6 +139,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "output", required_argument, NULL, 'o' },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "no-deinterlace", no_argument, NULL, OPT_NODEINT },
+		{ "deinterlace", required_argument, NULL, OPT_DEINT },
 		{ "no-audio", no_argument, NULL, OPT_NOAUDIO },
 		{ "audio-device", required_argument, NULL, OPT_AUDIODEV },
 		{ "audio-delay", required_argument, NULL, OPT_AUDIODELAY },
@@ -180,6 +183,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		case OPT_DRAIN: r = keep(c, 0, "--drain-rate", "drain-rate", optarg); break;
 		case OPT_OSDMEM: r = keep(c, 0, "--osd-memsize", "osd-memsize", optarg); break;
 		case OPT_NODEINT: r = keep(c, 0, "--no-deinterlace", "deinterlace", "no"); break;
+		case OPT_DEINT: r = keep(c, 0, "--deinterlace", "deinterlace", optarg); break;
 		case OPT_NOAUDIO: r = keep(c, 0, "--no-audio", "audio", "no"); break;
 		case OPT_AUDIODEV: r = keep(c, 0, "--audio-device", "audio-device", optarg); break;
 		case OPT_AUDIODELAY: r = keep(c, 0, "--audio-delay", "audio-delay", optarg); break;
@@ -355,7 +359,7 @@ void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
 		if (a->width)
 			fprintf(out, " %dx%d", a->width, a->height);
 		fprintf(out, "; deinterlace %s; audio %s; osd-memsize %u; control %s",
-			a->deinterlace ? "yes" : "no", a->audio ? "yes" : "no",
+			ffdvbd_deinterlace_name(a->deinterlace), a->audio ? "yes" : "no",
 			a->osd_memsize ? a->osd_memsize : FFDVB_DEFAULT_OSD_MEMSIZE, a->control);
 		if (a->audio_device[0])
 			fprintf(out, "; audio-device %s", a->audio_device);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ffdvb/decoder.h"
+
 #define FFDVBD_MAX_ADAPTERS 16 /* emulated adapters one daemon serves */
 #define FFDVBD_MAX_ADAPTER 255 /* highest N of /dev/dvb/adapterN */
 #define FFDVBD_AUDIO_DELAY_MAX 1000 /* ms of lip-sync trim either way */
@@ -29,7 +31,7 @@ struct ffdvbd_adapter_options {
 	int no_decode;          /* rings drain at drain_rate, nothing is decoded */
 	int output;             /* enum ffdvb_output_kind */
 	int width, height;      /* window / headless picture size (0 = default) */
-	int deinterlace;        /* 1 unless --no-deinterlace */
+	enum ffdvb_deinterlace deinterlace; /* field rate unless --deinterlace/--no-deinterlace */
 	int audio;              /* 1 unless --no-audio */
 	char audio_device[128]; /* --audio-device: ALSA PCM or sdl:NAME, "" = default */
 	int audio_delay_ms;     /* --audio-delay: lip-sync trim, sound later when > 0 */

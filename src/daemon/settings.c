@@ -22,7 +22,7 @@ void ffdvbd_adapter_defaults(struct ffdvbd_adapter_options *a, int adapter)
 	a->adapter = adapter;
 	a->mode = DEFAULT_MODE;
 	a->output = FFDVB_OUTPUT_AUTO;
-	a->deinterlace = 1;
+	a->deinterlace = FFDVB_DEINTERLACE_FIELD;
 	a->audio = 1;
 	snprintf(a->tuner, sizeof(a->tuner), "none");
 }
@@ -101,6 +101,28 @@ static int set_bool(int *field, const char *value, char *why, size_t whylen)
 	return 0;
 }
 
+const char *ffdvbd_deinterlace_name(enum ffdvb_deinterlace d)
+{
+	return d == FFDVB_DEINTERLACE_FIELD ? "field" : d == FFDVB_DEINTERLACE_FRAME ? "frame" : "no";
+}
+
+/* field (also yes: the default), frame, or no */
+static int set_deinterlace(struct ffdvbd_adapter_options *a, const char *value, char *why,
+			   size_t whylen)
+{
+	int b = ffdvbd_parse_bool(value);
+
+	if (!strcmp(value, "field") || b == 1)
+		a->deinterlace = FFDVB_DEINTERLACE_FIELD;
+	else if (!strcmp(value, "frame"))
+		a->deinterlace = FFDVB_DEINTERLACE_FRAME;
+	else if (b == 0)
+		a->deinterlace = FFDVB_DEINTERLACE_OFF;
+	else
+		return BAD("expected field, frame or no");
+	return 0;
+}
+
 static int set_path(char *field, size_t size, const char *value, char *why, size_t whylen)
 {
 	if (!*value || strlen(value) >= size)
@@ -156,7 +178,7 @@ int ffdvbd_set_adapter_key(struct ffdvbd_adapter_options *a, const char *key, co
 	} else if (!strcmp(key, "size")) {
 		return set_size(a, value, why, whylen);
 	} else if (!strcmp(key, "deinterlace")) {
-		return set_bool(&a->deinterlace, value, why, whylen);
+		return set_deinterlace(a, value, why, whylen);
 	} else if (!strcmp(key, "audio")) {
 		return set_bool(&a->audio, value, why, whylen);
 	} else if (!strcmp(key, "audio-device")) {

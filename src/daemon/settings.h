@@ -21,6 +21,9 @@ int ffdvbd_set_adapter_key(struct ffdvbd_adapter_options *a, const char *key, co
 int ffdvbd_set_daemon_key(struct ffdvbd_options *o, const char *key, const char *value,
 			  char *why, size_t whylen);
 
+/* "field", "frame" or "no", as the deinterlace key takes them */
+const char *ffdvbd_deinterlace_name(enum ffdvb_deinterlace d);
+
 /* "yes/no/true/false/on/off/1/0": 1 or 0, -1 for anything else */
 int ffdvbd_parse_bool(const char *s);
 

@@ -31,13 +31,18 @@ static int stream_init(struct ffdvb_decoder *dec, enum ffdvb_stream which)
 	struct dec_stream *s = &dec->st[which];
 	struct es_config ec = {
 		.kind = which == FFDVB_STREAM_VIDEO ? ES_VIDEO : ES_AUDIO,
-		.deinterlace = dec->cfg.deinterlace ? ES_DEINTERLACE_AUTO : ES_DEINTERLACE_OFF,
+		.deinterlace = dec->cfg.deinterlace == FFDVB_DEINTERLACE_FIELD   ? ES_DEINTERLACE_FIELD
+			       : dec->cfg.deinterlace == FFDVB_DEINTERLACE_FRAME ? ES_DEINTERLACE_FRAME
+										  : ES_DEINTERLACE_OFF,
 	};
 
 	s->dec = dec;
 	s->which = which;
 	s->in_max = which == FFDVB_STREAM_VIDEO ? VIDEO_IN_MAX : AUDIO_IN_MAX;
-	s->out_max = which == FFDVB_STREAM_VIDEO ? VIDEO_OUT_FRAMES : AUDIO_OUT_SAMPLES;
+	/* at field rate two pictures per coded one: the same time in the queue */
+	s->out_max = which == FFDVB_STREAM_VIDEO
+			     ? VIDEO_OUT_FRAMES * (dec->cfg.deinterlace == FFDVB_DEINTERLACE_FIELD ? 2 : 1)
+			     : AUDIO_OUT_SAMPLES;
 	timeline_init(&s->tl, which == FFDVB_STREAM_VIDEO ? VIDEO_MAX_JUMP : AUDIO_MAX_JUMP,
 		      &dec->tl_shared);
 	s->es = es_new(&ec);

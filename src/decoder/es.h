@@ -5,8 +5,8 @@
  * splits it into access units with libavcodec's parsers (av_parser_parse2), decodes with
  * libavcodec and returns frames through a callback:
  *
- *  - video: MPEG-1/2 video and H.264 (stream ids 0xE0-0xEF), optionally deinterlaced with
- *    libavfilter (bwdif); frames in the decoder's pixel format;
+ *  - video: MPEG-1/2 video, H.264 and HEVC (stream ids 0xE0-0xEF), optionally deinterlaced
+ *    with libavfilter (bwdif, at frame or field rate); frames in the decoder's pixel format;
  *  - audio: MPEG audio layers I/II/III (0xC0-0xDF); private stream 1 (0xBD) holding AC-3 or
  *    E-AC-3 (raw DVB style, or behind a DVD substream header 0x80-0x8F), DVD LPCM (substream
  *    0xA0-0xAF, 16-bit big-endian as MPlayer sends it) and IEC 61937 bursts inside LPCM
@@ -29,7 +29,9 @@ struct AVFrame;
 
 enum es_kind { ES_VIDEO, ES_AUDIO };
 
-enum es_deinterlace { ES_DEINTERLACE_OFF, ES_DEINTERLACE_AUTO /* bwdif, interlaced frames only */ };
+/* bwdif on interlaced-flagged pictures only: FRAME gives one picture per coded picture (25 per
+ * second for 25i), FIELD one per field (50 per second), as a TV shows the motion */
+enum es_deinterlace { ES_DEINTERLACE_OFF, ES_DEINTERLACE_FRAME, ES_DEINTERLACE_FIELD };
 
 struct es_config {
 	enum es_kind kind;

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Deinterlacing with libavfilter's bwdif, one picture out per picture in (mode send_frame),
- * only pictures flagged interlaced are touched (deint=interlaced). The graph is built at the
- * first interlaced picture and rebuilt when size or format change; it holds one picture back
- * (it needs the next field), which es_deint_drain lets out. */
+/* Deinterlacing with libavfilter's bwdif: one picture per field (mode send_field, 50 per second
+ * for 25i, the motion a TV shows) or one per coded picture (send_frame); only pictures flagged
+ * interlaced are touched (deint=interlaced), progressive ones pass as they are. The graph is
+ * built at the first interlaced picture and rebuilt when size or format change; it holds one
+ * picture back (it needs the next field), which es_deint_drain lets out. Each picture's
+ * es_frame_info rides through the filter on the frame itself (opaque_ref, which libavfilter
+ * copies to every picture made from it), so both fields of a picture find theirs. */
 #include <stdlib.h>
+#include <string.h>
 
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
@@ -18,7 +22,7 @@ struct es_deint {
 	AVRational sar;
 };
 
-static struct es_deint *build(const AVFrame *f)
+static struct es_deint *build(const AVFrame *f, enum es_deinterlace mode)
 {
 	struct es_deint *d = calloc(1, sizeof(*d));
 	AVFilterContext *bw = NULL;
@@ -42,7 +46,10 @@ static struct es_deint *build(const AVFrame *f)
 	if (avfilter_graph_create_filter(&d->src, avfilter_get_by_name("buffer"), "in", args, NULL,
 					 d->g) < 0 ||
 	    avfilter_graph_create_filter(&bw, avfilter_get_by_name("bwdif"), "deint",
-					 "mode=send_frame:parity=auto:deint=interlaced", NULL,
+					 mode == ES_DEINTERLACE_FIELD
+						 ? "mode=send_field:parity=auto:deint=interlaced"
+						 : "mode=send_frame:parity=auto:deint=interlaced",
+					 NULL,
 					 d->g) < 0 ||
 	    avfilter_graph_create_filter(&d->sink, avfilter_get_by_name("buffersink"), "out", NULL,
 					 NULL, d->g) < 0 ||
@@ -56,10 +63,17 @@ fail:
 	return NULL;
 }
 
-static void fifo_push(struct es *es, const struct es_frame_info *info)
+/* the picture's info, halved in duration when the filter made two pictures of it */
+static struct es_frame_info take_info(const struct es *es, AVFrame *out)
 {
-	es->fifo[(es->fifo_head + es->fifo_count) % ES_DEINT_FIFO] = *info;
-	es->fifo_count++;
+	struct es_frame_info info = { 0 };
+
+	if (out->opaque_ref && out->opaque_ref->size == sizeof(info))
+		memcpy(&info, out->opaque_ref->data, sizeof(info));
+	av_buffer_unref(&out->opaque_ref);
+	if (es->cfg.deinterlace == ES_DEINTERLACE_FIELD && info.interlaced)
+		info.duration /= 2;
+	return info;
 }
 
 static void pull(struct es *es)
@@ -67,18 +81,14 @@ static void pull(struct es *es)
 	AVRational tb = av_buffersink_get_time_base(es->deint->sink);
 
 	for (;;) {
-		struct es_frame_info info = { 0 };
+		struct es_frame_info info;
 		AVFrame *out = av_frame_alloc();
 
 		if (!out || av_buffersink_get_frame(es->deint->sink, out) < 0) {
 			av_frame_free(&out);
 			return;
 		}
-		if (es->fifo_count) {
-			info = es->fifo[es->fifo_head];
-			es->fifo_head = (es->fifo_head + 1) % ES_DEINT_FIFO;
-			es->fifo_count--;
-		}
+		info = take_info(es, out);
 		if (out->pts != AV_NOPTS_VALUE) /* bwdif counts in half frames */
 			out->pts = av_rescale_q(out->pts, tb, (AVRational){ 1, 90000 });
 		es_video_emit(es, out, &info);
@@ -93,14 +103,16 @@ void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info)
 		  av_cmp_q(d->sar, f->sample_aspect_ratio) != 0))
 		es_deint_drain(es);
 	if (!es->deint)
-		es->deint = build(f);
-	if (!es->deint || es->fifo_count >= ES_DEINT_FIFO) {
+		es->deint = build(f, es->cfg.deinterlace);
+	av_buffer_unref(&f->opaque_ref);
+	f->opaque_ref = es->deint ? av_buffer_alloc(sizeof(*info)) : NULL;
+	if (!f->opaque_ref) {
 		es_video_emit(es, f, info); /* no filter: the picture as decoded */
 		return;
 	}
-	fifo_push(es, info);
+	memcpy(f->opaque_ref->data, info, sizeof(*info));
 	if (av_buffersrc_add_frame(es->deint->src, f) < 0) {
-		es->fifo_count--;
+		av_buffer_unref(&f->opaque_ref);
 		es_video_emit(es, f, info);
 		return;
 	}
@@ -124,5 +136,4 @@ void es_deint_free(struct es *es)
 		free(es->deint);
 		es->deint = NULL;
 	}
-	es->fifo_head = es->fifo_count = 0;
 }

@@ -40,7 +40,6 @@ enum es_bd_mode {
 	ES_BD_S302M,     /* SMPTE 302M: AES3 header (size, channels, bits), then packed PCM */
 };
 
-#define ES_DEINT_FIFO 64
 struct es_deint;
 struct SwrContext;
 
@@ -80,8 +79,6 @@ struct es {
 	int64_t next_pts;           /* expected pts of the next frame (video) */
 	int64_t last_vpts;
 	struct es_deint *deint;
-	struct es_frame_info fifo[ES_DEINT_FIFO]; /* infos of frames inside the deinterlacer */
-	int fifo_head, fifo_count;
 
 	/* audio */
 	struct SwrContext *swr;

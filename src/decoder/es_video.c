@@ -125,7 +125,7 @@ void es_video_frame(struct es *es, AVFrame *f)
 	f->pts = pts;
 	es->st.width = f->width;
 	es->st.height = f->height;
-	if (es->cfg.deinterlace == ES_DEINTERLACE_AUTO && (f->interlaced_frame || es->deint))
+	if (es->cfg.deinterlace != ES_DEINTERLACE_OFF && (f->interlaced_frame || es->deint))
 		es_deint_frame(es, f, &info);
 	else
 		es_video_emit(es, f, &info);

@@ -127,6 +127,16 @@ static void semantics(void)
 	CHECK_LABELLED("log-level quiet", load("[daemon]\nlog-level = quiet\n", &o, err,
 					       sizeof(err)) == 0 && o.quiet && !o.verbose);
 
+	CHECK_LABELLED("deinterlace: field by default, yes means field, frame, no",
+		       load("[adapter0]\n[adapter1]\ndeinterlace = yes\n[adapter2]\n"
+			    "deinterlace = frame\n[adapter3]\ndeinterlace = off\n",
+			    &o, err, sizeof(err)) == 0 && o.n_adapters == 4 &&
+			       o.adapters[0].deinterlace == FFDVB_DEINTERLACE_FIELD &&
+			       o.adapters[1].deinterlace == FFDVB_DEINTERLACE_FIELD &&
+			       o.adapters[2].deinterlace == FFDVB_DEINTERLACE_FRAME &&
+			       o.adapters[3].deinterlace == FFDVB_DEINTERLACE_OFF);
+	CHECK_LABELLED("deinterlace: anything else refused",
+		       error_at("[adapter0]\ndeinterlace = double\n", 2, "field, frame or no"));
 	CHECK_LABELLED("unknown key", error_at("[adapter0]\nmode = 0660\nbogus = 1\n", 3,
 					       "unknown key 'bogus' in [adapter0]"));
 	CHECK_LABELLED("daemon key in an adapter", error_at("[adapter0]\nuser = nobody\n", 2,

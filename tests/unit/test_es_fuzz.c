@@ -85,7 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	av_log_set_level(AV_LOG_QUIET);
 	cfg.kind = data[0] & 1 ? ES_AUDIO : ES_VIDEO;
-	cfg.deinterlace = data[0] & 2 ? ES_DEINTERLACE_AUTO : ES_DEINTERLACE_OFF;
+	cfg.deinterlace = data[0] & 2 ? (data[0] & 4 ? ES_DEINTERLACE_FIELD : ES_DEINTERLACE_FRAME)
+				       : ES_DEINTERLACE_OFF;
 	cfg.threads = 1;
 	es = es_new(&cfg);
 	if (!es)

@@ -201,13 +201,15 @@ static inline void feeder_free(struct feeder *fd)
 /* ---- the ffmpeg CLI's decode --------------------------------------------------------------- */
 
 /* framemd5 of the video: returns the count, *md5 a malloc'ed array */
-static inline size_t ref_md5(const char *file, char (**md5)[33])
+/* ffmpeg's pictures of file through the filter chain vf ("" for none): their framemd5 */
+static inline size_t ref_md5_vf(const char *file, const char *vf, char (**md5)[33])
 {
 	char cmd[1024], line[512];
 	size_t n = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "ffmpeg -nostdin -v error -i '%s' -map 0:v -f framemd5 -", file);
+	snprintf(cmd, sizeof(cmd), "ffmpeg -nostdin -v error -i '%s' -map 0:v %s%s -f framemd5 -",
+		 file, *vf ? "-vf " : "", vf);
 	p = popen(cmd, "r");
 	*md5 = NULL;
 	while (p && fgets(line, sizeof(line), p)) {
@@ -222,6 +224,11 @@ static inline size_t ref_md5(const char *file, char (**md5)[33])
 	if (p)
 		pclose(p);
 	return n;
+}
+
+static inline size_t ref_md5(const char *file, char (**md5)[33])
+{
+	return ref_md5_vf(file, "", md5);
 }
 
 /* the sound as s16le 48 kHz stereo: returns samples per channel */

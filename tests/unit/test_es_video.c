@@ -2,7 +2,7 @@
 /* Video through the card's path (repacker -> es) against the ffmpeg CLI's decode of the same
  * file: every picture's framemd5, count and order, the PTS sequence (one frame period apart),
  * size, interlacing and display aspect. MPEG-2 SD in TS and PS, MPEG-1 in an MPEG-1 system
- * stream, MPEG-2 1080i, H.264 SD and 1080i; bwdif (ES_DEINTERLACE_AUTO); key-frames-only;
+ * stream, MPEG-2 1080i, H.264 SD and 1080i; bwdif at frame and field rate; key-frames-only;
  * still pictures (es_feed_raw). */
 #include <time.h>
 
@@ -68,31 +68,48 @@ static void check_video(const struct expect *e)
 	feeder_free(&fd);
 }
 
-/* bwdif: the same number of pictures, all progressive, the same pts; interlaced ones differ
- * from the decoder's (they were deinterlaced) */
-static void check_deinterlace(const char *name)
+/* bwdif on an interlaced 25 pictures/s stream. Frame rate: as many pictures as coded, 40 ms
+ * apart; field rate: two per coded picture, 20 ms apart, as a TV shows 50 fields a second.
+ * Either way every picture progressive, none equal to the decoder's woven one, and each equal
+ * to ffmpeg's own bwdif in the same mode (the same filter on the same decoded pictures). */
+static void check_deinterlace(const char *name, enum es_deinterlace mode)
 {
+	int field = mode == ES_DEINTERLACE_FIELD;
+	const char *vf = field ? "bwdif=mode=send_field:parity=auto:deint=interlaced"
+			       : "bwdif=mode=send_frame:parity=auto:deint=interlaced";
+	int64_t period = field ? 1800 : 3600;
 	struct feeder fd;
-	char (*ref)[33];
-	size_t nref, progressive = 0, changed = 0, pts_ok = 0;
+	char (*ref)[33], (*woven)[33];
+	size_t nref, nwoven, progressive = 0, woven_same = 0, same = 0, pts_ok = 0;
 
 	test_gen_stream(name);
-	feeder_init(&fd, 1, 0, ES_DEINTERLACE_AUTO);
+	feeder_init(&fd, 1, 0, mode);
 	feeder_file(&fd, name);
-	nref = ref_md5(name, &ref);
+	nref = ref_md5_vf(name, vf, &ref);
+	nwoven = ref_md5(name, &woven);
 	for (size_t i = 0; i < fd.cv.nv; i++) {
-		progressive += !fd.cv.v[i].out_interlaced;
-		changed += i < nref && strcmp(fd.cv.v[i].md5, ref[i]) != 0;
-		pts_ok += i == 0 || fd.cv.v[i].pts - fd.cv.v[i - 1].pts == 3600;
+		const struct vframe *v = &fd.cv.v[i];
+
+		progressive += !v->out_interlaced;
+		same += i < nref && strcmp(v->md5, ref[i]) == 0;
+		for (size_t j = 0; j < nwoven; j++)
+			woven_same += strcmp(v->md5, woven[j]) == 0;
+		pts_ok += v->duration == period && (i == 0 || v->pts - fd.cv.v[i - 1].pts == period);
 	}
-	printf("%s deinterlaced: %zu pictures (ffmpeg %zu), %zu progressive, %zu changed\n", name,
-	       fd.cv.nv, nref, progressive, changed);
-	EXPECT_EQ("pictures with bwdif", fd.cv.nv, nref);
+	printf("%s deinterlaced at %s rate: %zu pictures (coded %zu, ffmpeg's bwdif %zu), %zu "
+	       "equal to ffmpeg's, %zu progressive, %zu woven\n",
+	       name, field ? "field" : "frame", fd.cv.nv, nwoven, nref, same, progressive, woven_same);
+	CHECK(nwoven > 0);
+	EXPECT_EQ("pictures per coded picture", fd.cv.nv, (field ? 2 : 1) * nwoven);
+	EXPECT_EQ("pictures as many as ffmpeg's bwdif", fd.cv.nv, nref);
+	EXPECT_EQ("pictures equal to ffmpeg's bwdif", same, nref);
 	EXPECT_EQ("progressive pictures out", progressive, fd.cv.nv);
-	EXPECT_EQ("pictures deinterlaced (differ from the decoder's)", changed, nref);
-	EXPECT_EQ("pts one frame apart", pts_ok, fd.cv.nv);
+	EXPECT_EQ("pictures left woven (equal to one the decoder made)", woven_same, 0);
+	EXPECT_EQ(field ? "pts and duration 20 ms apart" : "pts and duration 40 ms apart", pts_ok,
+		  fd.cv.nv);
 	CHECK(fd.cv.nv > 0 && fd.cv.v[0].interlaced);
 	free(ref);
+	free(woven);
 	feeder_free(&fd);
 }
 
@@ -175,7 +192,8 @@ int main(int argc, char **argv)
 		if (!only || strstr(streams[i].codec, only))
 			check_video(&streams[i]);
 	if (!only || strcmp(only, "mpeg") == 0) {
-		check_deinterlace("sd_mpeg2_mp2.ts");
+		check_deinterlace("sd_mpeg2_mp2.ts", ES_DEINTERLACE_FRAME);
+		check_deinterlace("sd_mpeg2_mp2.ts", ES_DEINTERLACE_FIELD);
 		check_key_only("sd_mpeg2_mp2.ts");
 		check_still();
 	}
