@@ -6,8 +6,8 @@ set -eu
 export DEBIAN_FRONTEND=noninteractive
 
 BUILD="gcc libc6-dev make cmake pkg-config"
-LIBS="libfuse3-dev libevent-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-      libavfilter-dev libsdl2-dev libasound2-dev libdvbv5-dev libdrm-dev zlib1g-dev libcap-dev"
+LIBS="libfuse3-dev libevent-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev
+      libswscale-dev libavfilter-dev libsdl2-dev libasound2-dev libdvbv5-dev libdrm-dev zlib1g-dev libcap-dev"
 # run time: the PSF console fonts OSD_Text draws with (read with zlib); Mesa's GL and EGL
 # drivers for SDL's renderer (window, fullscreen, kmsdrm)
 RUN="console-setup-linux libgl1-mesa-dri libegl-mesa0"

@@ -29,9 +29,16 @@ enum ffdvb_stream { FFDVB_STREAM_VIDEO, FFDVB_STREAM_AUDIO, FFDVB_STREAM_COUNT }
    default), one per coded picture, or none (the picture as decoded, fields woven) */
 enum ffdvb_deinterlace { FFDVB_DEINTERLACE_OFF, FFDVB_DEINTERLACE_FRAME, FFDVB_DEINTERLACE_FIELD };
 
+/* passthrough: 48 kHz AC-3 and DTS (core) go out undecoded, as IEC 61937 bursts in 16-bit
+   stereo PCM, for a sound device that is a digital output (S/PDIF, HDMI; docs/audio.md) */
+#define FFDVB_PASS_AC3 1u
+#define FFDVB_PASS_DTS 2u
+
 struct ffdvb_decoder_config {
 	struct ffdvb_output_config output; /* created on the presenter thread */
 	enum ffdvb_deinterlace deinterlace;
+	unsigned int passthrough;          /* FFDVB_PASS_*: formats sent to the sound device as
+					      IEC 61937 bursts (an AV receiver decodes them) */
 	int audio_delay_ms;                /* lip-sync trim: > 0 the sound comes that much later
 					      than the picture, < 0 earlier */
 	/* called (from any decoder thread) when input room appears, a picture size changed, or the
@@ -82,8 +89,9 @@ struct ffdvb_decoder_state {
 	int volume_left, volume_right; /* AUDIO_SET_MIXER 0..255 (ignored for AC-3, see bypass) */
 	int channel;         /* AUDIO_CHANNEL_SELECT (audio_channel_select_t): 0 stereo, 1 left
 			        on both, 2 right on both, 3 mono (sum), 4 swapped */
-	int bypass;          /* AUDIO_SET_BYPASS_MODE: 1 = AC-3 would go out digitally; we decode
-			        anyway (no digital output) */
+	int bypass;          /* AUDIO_SET_BYPASS_MODE: 1 = AC-3 to the digital output; what goes
+			        out undecoded is the config's passthrough (a receiver is there or
+			        not); without it the decoder says once that it decodes */
 	enum ffdvb_tv_aspect tv;                 /* VIDEO_SET_FORMAT */
 	enum ffdvb_display_format display_format; /* VIDEO_SET_DISPLAY_FORMAT */
 };

@@ -113,6 +113,7 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 			.audio = a->audio,
 		},
 		.deinterlace = a->deinterlace,
+		.passthrough = a->passthrough,
 		.audio_delay_ms = a->audio_delay_ms,
 	};
 	char err[256] = "";

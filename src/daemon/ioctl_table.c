@@ -68,7 +68,7 @@ const struct ffdvbd_ioctl_info ffdvbd_ioctls[] = {
 	ROW(A, AUDIO_SELECT_SOURCE, EMULATED, "stored"),
 	ROW(A, AUDIO_SET_MUTE, EMULATED, NULL),
 	ROW(A, AUDIO_SET_AV_SYNC, EMULATED, NULL),
-	ROW(A, AUDIO_SET_BYPASS_MODE, EMULATED, "stored"),
+	ROW(A, AUDIO_SET_BYPASS_MODE, EMULATED, "stored; audio-passthrough decides what goes out undecoded"),
 	ROW(A, AUDIO_CHANNEL_SELECT, EMULATED, "stereo, left, right"),
 	ROW(A, AUDIO_GET_STATUS, EMULATED, NULL),
 	ROW(A, AUDIO_GET_CAPABILITIES, EMULATED, "LPCM, DTS, AC3, MP1, MP2"),

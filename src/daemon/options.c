@@ -48,6 +48,8 @@ void ffdvbd_usage(FILE *out)
 		"      --no-audio           no sound device (sound is still timed)\n"
 		"      --audio-device NAME  the sound device: an ALSA PCM (default: ALSA's default,\n"
 		"                           else SDL's), or sdl:NAME for SDL's device NAME\n"
+		"      --audio-passthrough FORMATS  ac3, dts or ac3,dts: sent undecoded (IEC 61937)\n"
+		"                           to a digital sound device (S/PDIF, HDMI; default no)\n"
 		"      --audio-delay MS     lip-sync trim, -%d..%d: the sound comes MS later than the\n"
 		"                           picture (earlier when negative; default 0)\n"
 		"      --record DIR         headless: log every picture and sound chunk presented and\n"
@@ -118,7 +120,7 @@ static int keep(struct cli *c, int daemon, const char *opt, const char *key, con
 /* 0 to go on, 1 for --help/--version, -1 on a usage error */
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
-	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_DEINT, OPT_NOAUDIO, OPT_RECORD,
+	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_DEINT, OPT_PASS, OPT_NOAUDIO, OPT_RECORD,
 	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK, OPT_TUNER,
 	       OPT_AUDIODEV, OPT_AUDIODELAY };
 	static const struct option longopts[] = {
@@ -142,6 +144,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "deinterlace", required_argument, NULL, OPT_DEINT },
 		{ "no-audio", no_argument, NULL, OPT_NOAUDIO },
 		{ "audio-device", required_argument, NULL, OPT_AUDIODEV },
+		{ "audio-passthrough", required_argument, NULL, OPT_PASS },
 		{ "audio-delay", required_argument, NULL, OPT_AUDIODELAY },
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "no-decode", no_argument, NULL, OPT_NODECODE },
@@ -186,6 +189,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		case OPT_DEINT: r = keep(c, 0, "--deinterlace", "deinterlace", optarg); break;
 		case OPT_NOAUDIO: r = keep(c, 0, "--no-audio", "audio", "no"); break;
 		case OPT_AUDIODEV: r = keep(c, 0, "--audio-device", "audio-device", optarg); break;
+		case OPT_PASS: r = keep(c, 0, "--audio-passthrough", "audio-passthrough", optarg); break;
 		case OPT_AUDIODELAY: r = keep(c, 0, "--audio-delay", "audio-delay", optarg); break;
 		case OPT_NODECODE: r = keep(c, 0, "--no-decode", "decode", "no"); break;
 		case OPT_TUNER: r = keep(c, 0, "--tuner", "tuner", optarg); break;
@@ -363,6 +367,8 @@ void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
 			a->osd_memsize ? a->osd_memsize : FFDVB_DEFAULT_OSD_MEMSIZE, a->control);
 		if (a->audio_device[0])
 			fprintf(out, "; audio-device %s", a->audio_device);
+		if (a->passthrough)
+			fprintf(out, "; audio-passthrough %s", ffdvbd_passthrough_name(a->passthrough));
 		if (a->audio_delay_ms)
 			fprintf(out, "; audio-delay %d ms", a->audio_delay_ms);
 		fprintf(out, "; tuner %s", a->tuner);

@@ -34,6 +34,7 @@ struct ffdvbd_adapter_options {
 	enum ffdvb_deinterlace deinterlace; /* field rate unless --deinterlace/--no-deinterlace */
 	int audio;              /* 1 unless --no-audio */
 	char audio_device[128]; /* --audio-device: ALSA PCM or sdl:NAME, "" = default */
+	unsigned int passthrough; /* --audio-passthrough: FFDVB_PASS_* sent undecoded */
 	int audio_delay_ms;     /* --audio-delay: lip-sync trim, sound later when > 0 */
 	char record[256];       /* headless presentation log + sound written there */
 	char tuner[256];        /* what stands behind frontend0/demux0/dvr0 (ffdvb/tuner.h):

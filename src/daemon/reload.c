@@ -79,6 +79,8 @@ static int adapter_diff(const struct ffdvbd_options *next, const struct ffdvbd_a
 		n += restart(next, N, "audio");
 	if (strcmp(a->audio_device, b->audio_device))
 		n += restart(next, N, "audio-device");
+	if (a->passthrough != b->passthrough)
+		n += restart(next, N, "audio-passthrough");
 	if (a->audio_delay_ms != b->audio_delay_ms)
 		n += restart(next, N, "audio-delay");
 	if (a->no_decode != b->no_decode)

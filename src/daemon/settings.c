@@ -106,6 +106,41 @@ const char *ffdvbd_deinterlace_name(enum ffdvb_deinterlace d)
 	return d == FFDVB_DEINTERLACE_FIELD ? "field" : d == FFDVB_DEINTERLACE_FRAME ? "frame" : "no";
 }
 
+/* "no", or a comma-separated list of ac3 and dts */
+static int set_passthrough(struct ffdvbd_adapter_options *a, const char *value, char *why,
+			   size_t whylen)
+{
+	unsigned int m = 0;
+
+	if (ffdvbd_parse_bool(value) == 0) {
+		a->passthrough = 0;
+		return 0;
+	}
+	for (const char *p = value; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 3 && !strncmp(p, "ac3", 3))
+			m |= FFDVB_PASS_AC3;
+		else if (n == 3 && !strncmp(p, "dts", 3))
+			m |= FFDVB_PASS_DTS;
+		else
+			return BAD("expected no, or formats from ac3,dts");
+		p += n + (p[n] == ',');
+	}
+	if (!m)
+		return BAD("expected no, or formats from ac3,dts");
+	a->passthrough = m;
+	return 0;
+}
+
+const char *ffdvbd_passthrough_name(unsigned int m)
+{
+	return m == (FFDVB_PASS_AC3 | FFDVB_PASS_DTS) ? "ac3,dts"
+	       : m == FFDVB_PASS_AC3		      ? "ac3"
+	       : m == FFDVB_PASS_DTS		      ? "dts"
+							      : "no";
+}
+
 /* field (also yes: the default), frame, or no */
 static int set_deinterlace(struct ffdvbd_adapter_options *a, const char *value, char *why,
 			   size_t whylen)
@@ -186,6 +221,8 @@ int ffdvbd_set_adapter_key(struct ffdvbd_adapter_options *a, const char *key, co
 		if (!*value || strlen(value) >= sizeof(a->audio_device))
 			return BAD("empty or longer than %zu bytes", sizeof(a->audio_device) - 1);
 		snprintf(a->audio_device, sizeof(a->audio_device), "%s", value);
+	} else if (!strcmp(key, "audio-passthrough")) {
+		return set_passthrough(a, value, why, whylen);
 	} else if (!strcmp(key, "audio-delay")) {
 		char *end;
 		long ms;

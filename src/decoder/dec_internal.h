@@ -115,6 +115,7 @@ struct ffdvb_decoder {
 	int out_ready;              /* 1 created, -1 failed */
 	int out_errno;
 	int osd_pending;            /* set_osd happened; the presenter refreshes */
+	int bypass_noted;           /* the bypass-without-passthrough notice was logged */
 	unsigned int osd_serial;    /* counts set_osd calls */
 
 	/* what the card reads back (under lock) */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "dec_internal.h"
+#include "ffdvb/log.h"
 
 /* Input queues are small on purpose: the card's rings are the buffer writers see, and the
  * decoded queues behind them bound how far decoding runs ahead of presentation. */
@@ -46,6 +47,9 @@ static int stream_init(struct ffdvb_decoder *dec, enum ffdvb_stream which)
 	timeline_init(&s->tl, which == FFDVB_STREAM_VIDEO ? VIDEO_MAX_JUMP : AUDIO_MAX_JUMP,
 		      &dec->tl_shared);
 	s->es = es_new(&ec);
+	if (s->es && which == FFDVB_STREAM_AUDIO)
+		es_set_passthrough(s->es, (dec->cfg.passthrough & FFDVB_PASS_AC3 ? ES_PASS_AC3 : 0) |
+					  (dec->cfg.passthrough & FFDVB_PASS_DTS ? ES_PASS_DTS : 0));
 	return s->es ? 0 : -ENOMEM;
 }
 
@@ -218,6 +222,11 @@ int ffdvb_decoder_still(struct ffdvb_decoder *dec, const uint8_t *es, size_t len
 void ffdvb_decoder_set_state(struct ffdvb_decoder *dec, const struct ffdvb_decoder_state *st)
 {
 	pthread_mutex_lock(&dec->lock);
+	if (st->bypass && !dec->state.bypass && !dec->cfg.passthrough && !dec->bypass_noted) {
+		dec->bypass_noted = 1; /* once: VDR sets it at every Dolby channel */
+		ffdvb_log(FFDVB_LOG_NOTICE, "decoder: AUDIO_SET_BYPASS_MODE: AC-3 is decoded here: the "
+			  "sound device is not a digital output (audio-passthrough is not set)");
+	}
 	if (memcmp(&dec->state, st, sizeof(*st))) {
 		dec->state = *st;
 		dec->state_serial++;

@@ -43,6 +43,7 @@ void es_free(struct es *es)
 	if (!es)
 		return;
 	forget(es);
+	es_spdif_free(es);
 	free(es->pad);
 	free(es);
 }
@@ -148,6 +149,11 @@ void es_set_key_frames_only(struct es *es, int on)
 	es->key_only = !!on;
 	if (es->c.opened && es->cfg.kind == ES_VIDEO)
 		es->c.dec->skip_frame = on ? AVDISCARD_NONKEY : AVDISCARD_DEFAULT;
+}
+
+void es_set_passthrough(struct es *es, unsigned int formats)
+{
+	es->passthrough = formats & (ES_PASS_AC3 | ES_PASS_DTS);
 }
 
 void es_get_stats(const struct es *es, struct es_stats *out)

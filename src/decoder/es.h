@@ -50,6 +50,8 @@ struct es_frame_info {
 	int interlaced;          /* as decoded, before deinterlacing */
 	int dar_num, dar_den;    /* display aspect ratio of the picture, reduced (4:3, 16:9, 221:100) */
 	int64_t duration;        /* 90 kHz: frame period (video) or nb_samples length (audio) */
+	int passthrough;         /* audio: IEC 61937 bursts, to be played bit for bit (no volume,
+				    no mixing, no conversion) */
 };
 typedef void (*es_frame_fn)(void *ctx, struct AVFrame *frame, const struct es_frame_info *info);
 
@@ -63,6 +65,7 @@ struct es_stats {
 	uint64_t skipped_bytes;  /* bytes before the codec was recognised or of unknown formats */
 	uint64_t codec_changes;  /* decoder (re)opened for another codec or format */
 	uint64_t key_skipped;    /* non-key pictures dropped in key-frames-only mode */
+	uint64_t passthrough_bursts; /* IEC 61937 bursts handed out instead of decoded sound */
 	char codec[24];          /* libavcodec name of the current codec ("" before detection) */
 	int width, height;       /* last decoded picture size (video) */
 };
@@ -92,6 +95,12 @@ void es_reset(struct es *es);
 
 /* Video: 1 = decode key frames only (VIDEO_FAST_FORWARD); takes effect at the next unit. */
 void es_set_key_frames_only(struct es *es, int on);
+
+/* Audio: the formats (ES_PASS_*) that go out as IEC 61937 bursts instead of decoded sound
+ * (es_spdif.c), when at 48 kHz; takes effect at the next unit. 0 = decode everything. */
+#define ES_PASS_AC3 1u
+#define ES_PASS_DTS 2u
+void es_set_passthrough(struct es *es, unsigned int formats);
 
 void es_get_stats(const struct es *es, struct es_stats *out);
 

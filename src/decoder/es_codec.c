@@ -200,6 +200,8 @@ static void unit(struct es *es, const uint8_t *data, int len)
 		if (es_codec_replace(es, said, 1) < 0)
 			return;
 	}
+	if (es->cfg.kind == ES_AUDIO && es_spdif_unit(es, data, (size_t)len, p->pts))
+		return;
 	es_codec_decode(es, data, (size_t)len, p->pts, p->dts, p->key_frame == 1);
 }
 

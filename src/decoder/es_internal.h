@@ -41,6 +41,7 @@ enum es_bd_mode {
 };
 
 struct es_deint;
+struct es_spdif;
 struct SwrContext;
 
 /* IEC 61937 burst extraction (es_lpcm.c): LPCM payload bytes gathered until a whole burst */
@@ -81,6 +82,8 @@ struct es {
 	struct es_deint *deint;
 
 	/* audio */
+	unsigned int passthrough;   /* ES_PASS_* formats sent out as bursts */
+	struct es_spdif *spdif;     /* the IEC 61937 packer (es_spdif.c), NULL while decoding */
 	struct SwrContext *swr;
 	AVChannelLayout swr_layout;
 	int swr_rate, swr_fmt;
@@ -153,6 +156,12 @@ void es_audio_reset(struct es *es);
 /* es_lpcm.c ------------------------------------------------------------------------------- */
 void es_bd_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int continuation);
 void es_iec_reset(struct es *es);
+
+/* es_spdif.c ------------------------------------------------------------------------------ */
+/* One audio unit: 1 when it went out as an IEC 61937 burst (passthrough on for its format at
+ * 48 kHz), 0 when it is to be decoded. */
+int es_spdif_unit(struct es *es, const uint8_t *data, size_t len, int64_t pts);
+void es_spdif_free(struct es *es);
 
 /* es_deint.c ------------------------------------------------------------------------------ */
 /* Takes f (ownership) with its info; what the filter returns goes to es_video_emit. */

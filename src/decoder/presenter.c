@@ -276,8 +276,13 @@ static int16_t *mix_space(struct pres *p, size_t nb)
 	return p->mixbuf;
 }
 
+/* how queue_sound treats samples: channel select, volume and mute; the same at full volume
+ * (decoded AC-3: VDR sets volume 0 for Dolby, expecting a digital output); IEC 61937 bursts,
+ * which must reach the receiver bit for bit (mute alone applies: silence is valid there) */
+enum mix { MIX_ALL, MIX_FULL_VOLUME, MIX_BITEXACT };
+
 /* queues nb samples (src NULL = silence) with the lock dropped */
-static void queue_sound(struct pres *p, const int16_t *src, size_t nb, int64_t pts, int ac3)
+static void queue_sound(struct pres *p, const int16_t *src, size_t nb, int64_t pts, enum mix mix)
 {
 	struct ffdvb_decoder *dec = p->dec;
 	int16_t *buf = mix_space(p, nb);
@@ -285,11 +290,13 @@ static void queue_sound(struct pres *p, const int16_t *src, size_t nb, int64_t p
 
 	if (!buf || !nb)
 		return;
-	if (src) {
+	if (src && mix == MIX_BITEXACT && st.mute) {
+		memset(buf, 0, nb * FFDVB_AUDIO_FRAME_BYTES);
+	} else if (src) {
 		memcpy(buf, src, nb * FFDVB_AUDIO_FRAME_BYTES);
-		/* VDR sets volume 0 for Dolby tracks, expecting a digital output we do not have */
-		audio_mix(buf, nb, st.channel, ac3 ? 255 : st.volume_left,
-			  ac3 ? 255 : st.volume_right, st.mute);
+		if (mix != MIX_BITEXACT)
+			audio_mix(buf, nb, st.channel, mix == MIX_FULL_VOLUME ? 255 : st.volume_left,
+				  mix == MIX_FULL_VOLUME ? 255 : st.volume_right, st.mute);
 	} else {
 		memset(buf, 0, nb * FFDVB_AUDIO_FRAME_BYTES);
 	}
@@ -347,14 +354,14 @@ static void feed_sound(struct pres *p, int64_t clock)
 		if (gap > AUDIO_SLACK && gap <= AUDIO_GAP_FILL) {
 			size_t nb = (size_t)((at_x16 - p->audio_end_x16) / X16_PER_SAMPLE);
 
-			queue_sound(p, NULL, nb, -1, 0);
+			queue_sound(p, NULL, nb, -1, MIX_ALL);
 			queued += nb;
 			continue;
 		}
 		if (gap < -AUDIO_SLACK && -gap <= AUDIO_GAP_FILL) {
 			size_t cut = (size_t)((p->audio_end_x16 - at_x16) / X16_PER_SAMPLE);
 
-			if (cut >= left) {
+			if (cut >= left || f->info.passthrough) { /* a cut burst is garbage */
 				dec_frame_free(pop(s));
 				continue;
 			}
@@ -368,7 +375,10 @@ static void feed_sound(struct pres *p, int64_t clock)
 		unsigned int serial = s->serial;
 
 		queue_sound(p, (const int16_t *)f->frame->data[0] + 2 * f->used, left,
-			    f->used ? -1 : f->pts33, is_ac3(p->dec));
+			    f->used ? -1 : f->pts33,
+			    f->info.passthrough ? MIX_BITEXACT
+			    : is_ac3(p->dec)    ? MIX_FULL_VOLUME
+						: MIX_ALL);
 		queued += left;
 		if (s->serial != serial)
 			break; /* a clear while unlocked freed f; the next turn starts over */

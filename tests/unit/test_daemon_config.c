@@ -135,6 +135,15 @@ static void semantics(void)
 			       o.adapters[1].deinterlace == FFDVB_DEINTERLACE_FIELD &&
 			       o.adapters[2].deinterlace == FFDVB_DEINTERLACE_FRAME &&
 			       o.adapters[3].deinterlace == FFDVB_DEINTERLACE_OFF);
+	CHECK_LABELLED("audio-passthrough: ac3,dts; dts; no",
+		       load("[adapter0]\naudio-passthrough = ac3,dts\n[adapter1]\n"
+			    "audio-passthrough = dts\n[adapter2]\naudio-passthrough = no\n",
+			    &o, err, sizeof(err)) == 0 && o.n_adapters == 3 &&
+			       o.adapters[0].passthrough == (FFDVB_PASS_AC3 | FFDVB_PASS_DTS) &&
+			       o.adapters[1].passthrough == FFDVB_PASS_DTS &&
+			       o.adapters[2].passthrough == 0);
+	CHECK_LABELLED("audio-passthrough: other formats refused",
+		       error_at("[adapter0]\naudio-passthrough = ac3,mp2\n", 2, "ac3,dts"));
 	CHECK_LABELLED("deinterlace: anything else refused",
 		       error_at("[adapter0]\ndeinterlace = double\n", 2, "field, frame or no"));
 	CHECK_LABELLED("unknown key", error_at("[adapter0]\nmode = 0660\nbogus = 1\n", 3,

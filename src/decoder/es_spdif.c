@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Passthrough: AC-3 and DTS access units packed as IEC 61937 bursts by libavformat's spdif
+ * muxer (writing into memory, one burst per unit) and handed on as 48 kHz S16 stereo frames
+ * flagged es_frame_info.passthrough, so that nothing after us changes a bit of them: the AV
+ * receiver behind the digital output decodes them. A burst lasts exactly as long as the sound
+ * it carries (1536 samples for AC-3, the frame's for DTS), so its pts times it like decoded
+ * sound. Only 48 kHz streams pass (the output runs at FFDVB_AUDIO_RATE); others are decoded.
+ * See docs/audio.md. */
+#include <libavformat/avformat.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ffdvb/log.h"
+#include "ffdvb/output.h"
+#include "es_internal.h"
+
+#define PTS_MASK ((INT64_C(1) << 33) - 1)
+#define SLACK 3600 /* as es_audio.c: 40 ms of disagreement before a PTS re-anchors */
+
+struct es_spdif {
+	AVFormatContext *fmt;
+	enum AVCodecID id;
+	int64_t n;          /* units written: the muxer's own (monotonic) timestamps */
+	uint8_t *buf;       /* what the muxer wrote for the last unit */
+	size_t len, cap;
+};
+
+static int collect(void *opaque, uint8_t *data, int n)
+{
+	struct es_spdif *sp = opaque;
+
+	if (n < 0 || sp->len + (size_t)n > 65536) /* no burst of a 48 kHz format is larger */
+		return AVERROR(ENOSPC);
+	if (sp->len + (size_t)n > sp->cap) {
+		uint8_t *b = realloc(sp->buf, 65536);
+
+		if (!b)
+			return AVERROR(ENOMEM);
+		sp->buf = b;
+		sp->cap = 65536;
+	}
+	memcpy(sp->buf + sp->len, data, (size_t)n);
+	sp->len += (size_t)n;
+	return n;
+}
+
+void es_spdif_free(struct es *es)
+{
+	struct es_spdif *sp = es->spdif;
+
+	if (!sp)
+		return;
+	if (sp->fmt) {
+		if (sp->fmt->pb)
+			av_freep(&sp->fmt->pb->buffer);
+		avio_context_free(&sp->fmt->pb);
+		avformat_free_context(sp->fmt);
+	}
+	free(sp->buf);
+	free(sp);
+	es->spdif = NULL;
+}
+
+static struct es_spdif *spdif_open(enum AVCodecID id)
+{
+	struct es_spdif *sp = calloc(1, sizeof(*sp));
+	uint8_t *iobuf = av_malloc(4096);
+	AVStream *st;
+
+	if (!sp || !iobuf || avformat_alloc_output_context2(&sp->fmt, NULL, "spdif", NULL) < 0)
+		goto fail;
+	sp->id = id;
+	sp->fmt->pb = avio_alloc_context(iobuf, 4096, 1, sp, NULL, collect, NULL);
+	if (!sp->fmt->pb)
+		goto fail;
+	iobuf = NULL;
+	st = avformat_new_stream(sp->fmt, NULL);
+	if (!st)
+		goto fail;
+	st->time_base = (AVRational){ 1, 90000 };
+	st->codecpar->codec_type = AVMEDIA_TYPE_AUDIO;
+	st->codecpar->codec_id = id;
+	st->codecpar->sample_rate = FFDVB_AUDIO_RATE;
+	if (avformat_write_header(sp->fmt, NULL) < 0)
+		goto fail;
+	sp->len = 0; /* the header writes nothing; be sure */
+	return sp;
+fail:
+	av_free(iobuf);
+	if (sp) {
+		struct es tmp = { .spdif = sp };
+
+		es_spdif_free(&tmp);
+	}
+	return NULL;
+}
+
+static int passes(const struct es *es)
+{
+	int sr = es->c.pctx ? es->c.pctx->sample_rate : 0;
+
+	if (sr != FFDVB_AUDIO_RATE)
+		return 0;
+	return (es->c.id == AV_CODEC_ID_AC3 && (es->passthrough & ES_PASS_AC3)) ||
+	       (es->c.id == AV_CODEC_ID_DTS && (es->passthrough & ES_PASS_DTS));
+}
+
+/* the pts of the burst: the unit's, or continued from the previous bursts */
+static int64_t burst_pts(struct es *es, int64_t pts)
+{
+	if (pts != AV_NOPTS_VALUE) {
+		int64_t predicted = (es->anchor_pts + av_rescale(es->anchor_samples, 90000,
+								   FFDVB_AUDIO_RATE)) & PTS_MASK;
+		int64_t diff = (pts - predicted) & PTS_MASK;
+
+		if (diff > PTS_MASK / 2)
+			diff = PTS_MASK + 1 - diff;
+		if (es->anchor_pts == AV_NOPTS_VALUE || diff > SLACK) {
+			es->anchor_pts = pts & PTS_MASK;
+			es->anchor_samples = 0;
+		}
+	}
+	if (es->anchor_pts == AV_NOPTS_VALUE)
+		return AV_NOPTS_VALUE;
+	return (es->anchor_pts + av_rescale(es->anchor_samples, 90000, FFDVB_AUDIO_RATE)) & PTS_MASK;
+}
+
+static void emit(struct es *es, const uint8_t *burst, size_t len, int64_t pts)
+{
+	static AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
+	struct es_frame_info info = { .key = 1, .passthrough = 1 };
+	AVFrame *f = av_frame_alloc();
+
+	if (!f)
+		return;
+	f->format = AV_SAMPLE_FMT_S16;
+	f->sample_rate = FFDVB_AUDIO_RATE;
+	f->nb_samples = (int)(len / FFDVB_AUDIO_FRAME_BYTES);
+	if (av_channel_layout_copy(&f->ch_layout, &stereo) < 0 || av_frame_get_buffer(f, 0) < 0) {
+		av_frame_free(&f);
+		return;
+	}
+	memcpy(f->data[0], burst, (size_t)f->nb_samples * FFDVB_AUDIO_FRAME_BYTES);
+	f->pts = burst_pts(es, pts);
+	es->anchor_samples += f->nb_samples;
+	info.duration = av_rescale(f->nb_samples, 90000, FFDVB_AUDIO_RATE);
+	es->st.frames++;
+	es->st.passthrough_bursts++;
+	if (es->cb)
+		es->cb(es->cb_ctx, f, &info);
+	else
+		av_frame_free(&f);
+}
+
+int es_spdif_unit(struct es *es, const uint8_t *data, size_t len, int64_t pts)
+{
+	AVPacket *pkt = es->c.pkt;
+	struct es_spdif *sp;
+	int ret;
+
+	if (!passes(es) || len > INT_MAX) {
+		if (es->spdif && !es->passthrough)
+			es_spdif_free(es);
+		return 0;
+	}
+	if (es->spdif && es->spdif->id != es->c.id)
+		es_spdif_free(es);
+	if (!es->spdif && !(es->spdif = spdif_open(es->c.id)))
+		return 0; /* decoded instead */
+	sp = es->spdif;
+	pkt->data = (uint8_t *)data;
+	pkt->size = (int)len;
+	pkt->pts = pkt->dts = sp->n++;
+	pkt->duration = 1;
+	sp->len = 0;
+	ret = av_write_frame(sp->fmt, pkt);
+	avio_flush(sp->fmt->pb);
+	pkt->data = NULL;
+	pkt->size = 0;
+	if (ret < 0 || sp->len % FFDVB_AUDIO_FRAME_BYTES) {
+		es->st.decode_errors++; /* a unit the muxer refused: skipped like a bad frame */
+		return 1;
+	}
+	if (sp->len)
+		emit(es, sp->buf, sp->len, pts);
+	return 1;
+}
