@@ -34,6 +34,28 @@ void es_mpa_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts)
 	es_codec_parse(es, p, n, pts, AV_NOPTS_VALUE);
 }
 
+void es_audio_anchor(struct es *es, int64_t pts)
+{
+	int64_t diff = 0;
+
+	if (es->anchor_pts != AV_NOPTS_VALUE) {
+		diff = ((pts & PTS_MASK) - es_audio_next_pts(es)) & PTS_MASK;
+		if (diff > PTS_MASK / 2)
+			diff = PTS_MASK + 1 - diff;
+	}
+	if (es->anchor_pts == AV_NOPTS_VALUE || diff > ES_AUDIO_PTS_SLACK) {
+		es->anchor_pts = pts & PTS_MASK;
+		es->anchor_samples = 0;
+	}
+}
+
+int64_t es_audio_next_pts(const struct es *es)
+{
+	if (es->anchor_pts == AV_NOPTS_VALUE)
+		return AV_NOPTS_VALUE;
+	return (es->anchor_pts + av_rescale(es->anchor_samples, 90000, FFDVB_AUDIO_RATE)) & PTS_MASK;
+}
+
 static int setup_swr(struct es *es, const AVFrame *f)
 {
 	AVChannelLayout in = { 0 };
@@ -88,10 +110,7 @@ static void convert(struct es *es, const uint8_t **in, int nb)
 	if (n <= 0)
 		goto drop;
 	out->nb_samples = n;
-	out->pts = AV_NOPTS_VALUE;
-	if (es->anchor_pts != AV_NOPTS_VALUE)
-		out->pts = (es->anchor_pts + av_rescale(es->anchor_samples, 90000, FFDVB_AUDIO_RATE)) &
-			   PTS_MASK;
+	out->pts = es_audio_next_pts(es);
 	es->anchor_samples += n;
 	info.key = 1;
 	info.duration = av_rescale(n, 90000, FFDVB_AUDIO_RATE);
@@ -112,20 +131,9 @@ void es_audio_frame(struct es *es, AVFrame *f)
 		av_frame_free(&f);
 		return;
 	}
-	if (f->pts != AV_NOPTS_VALUE) {
-		/* the first sample out now is what swr still holds from before */
-		int64_t pts = (f->pts - swr_get_delay(es->swr, 90000)) & PTS_MASK;
-		int64_t predicted = (es->anchor_pts + av_rescale(es->anchor_samples, 90000,
-								   FFDVB_AUDIO_RATE)) & PTS_MASK;
-		int64_t diff = (pts - predicted) & PTS_MASK;
-
-		if (diff > PTS_MASK / 2)
-			diff = PTS_MASK + 1 - diff;
-		if (es->anchor_pts == AV_NOPTS_VALUE || diff > ES_AUDIO_PTS_SLACK) {
-			es->anchor_pts = pts;
-			es->anchor_samples = 0;
-		}
-	}
+	/* the first sample out now is what swr still holds from before */
+	if (f->pts != AV_NOPTS_VALUE)
+		es_audio_anchor(es, f->pts - swr_get_delay(es->swr, 90000));
 	convert(es, (const uint8_t **)f->extended_data, f->nb_samples);
 	av_frame_free(&f);
 }

@@ -150,6 +150,11 @@ void es_video_emit(struct es *es, AVFrame *f, const struct es_frame_info *info);
 /* es_audio.c ------------------------------------------------------------------------------ */
 void es_mpa_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts);
 void es_audio_frame(struct es *es, AVFrame *f);
+/* Output pts: a packet's pts (90 kHz) re-anchors the count of samples handed out when it is the
+ * first or disagrees with it by more than 40 ms; es_audio_next_pts is where the next sample
+ * out stands (AV_NOPTS_VALUE before any anchor). Decoded sound and passthrough bursts alike. */
+void es_audio_anchor(struct es *es, int64_t pts);
+int64_t es_audio_next_pts(const struct es *es);
 void es_audio_drain(struct es *es);
 void es_audio_reset(struct es *es);
 

@@ -14,31 +14,22 @@
 #include "ffdvb/output.h"
 #include "es_internal.h"
 
-#define PTS_MASK ((INT64_C(1) << 33) - 1)
-#define SLACK 3600 /* as es_audio.c: 40 ms of disagreement before a PTS re-anchors */
+#define BURST_MAX 65536 /* bytes: no burst of a 48 kHz format is larger */
 
 struct es_spdif {
 	AVFormatContext *fmt;
 	enum AVCodecID id;
 	int64_t n;          /* units written: the muxer's own (monotonic) timestamps */
-	uint8_t *buf;       /* what the muxer wrote for the last unit */
-	size_t len, cap;
+	uint8_t buf[BURST_MAX]; /* what the muxer wrote for the last unit */
+	size_t len;
 };
 
 static int collect(void *opaque, uint8_t *data, int n)
 {
 	struct es_spdif *sp = opaque;
 
-	if (n < 0 || sp->len + (size_t)n > 65536) /* no burst of a 48 kHz format is larger */
+	if (n < 0 || sp->len + (size_t)n > BURST_MAX)
 		return AVERROR(ENOSPC);
-	if (sp->len + (size_t)n > sp->cap) {
-		uint8_t *b = realloc(sp->buf, 65536);
-
-		if (!b)
-			return AVERROR(ENOMEM);
-		sp->buf = b;
-		sp->cap = 65536;
-	}
 	memcpy(sp->buf + sp->len, data, (size_t)n);
 	sp->len += (size_t)n;
 	return n;
@@ -56,7 +47,6 @@ void es_spdif_free(struct es *es)
 		avio_context_free(&sp->fmt->pb);
 		avformat_free_context(sp->fmt);
 	}
-	free(sp->buf);
 	free(sp);
 	es->spdif = NULL;
 }
@@ -105,26 +95,6 @@ static int passes(const struct es *es)
 	       (es->c.id == AV_CODEC_ID_DTS && (es->passthrough & ES_PASS_DTS));
 }
 
-/* the pts of the burst: the unit's, or continued from the previous bursts */
-static int64_t burst_pts(struct es *es, int64_t pts)
-{
-	if (pts != AV_NOPTS_VALUE) {
-		int64_t predicted = (es->anchor_pts + av_rescale(es->anchor_samples, 90000,
-								   FFDVB_AUDIO_RATE)) & PTS_MASK;
-		int64_t diff = (pts - predicted) & PTS_MASK;
-
-		if (diff > PTS_MASK / 2)
-			diff = PTS_MASK + 1 - diff;
-		if (es->anchor_pts == AV_NOPTS_VALUE || diff > SLACK) {
-			es->anchor_pts = pts & PTS_MASK;
-			es->anchor_samples = 0;
-		}
-	}
-	if (es->anchor_pts == AV_NOPTS_VALUE)
-		return AV_NOPTS_VALUE;
-	return (es->anchor_pts + av_rescale(es->anchor_samples, 90000, FFDVB_AUDIO_RATE)) & PTS_MASK;
-}
-
 static void emit(struct es *es, const uint8_t *burst, size_t len, int64_t pts)
 {
 	static AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
@@ -141,7 +111,9 @@ static void emit(struct es *es, const uint8_t *burst, size_t len, int64_t pts)
 		return;
 	}
 	memcpy(f->data[0], burst, (size_t)f->nb_samples * FFDVB_AUDIO_FRAME_BYTES);
-	f->pts = burst_pts(es, pts);
+	if (pts != AV_NOPTS_VALUE) /* else continued from the previous bursts */
+		es_audio_anchor(es, pts);
+	f->pts = es_audio_next_pts(es);
 	es->anchor_samples += f->nb_samples;
 	info.duration = av_rescale(f->nb_samples, 90000, FFDVB_AUDIO_RATE);
 	es->st.frames++;
