@@ -107,6 +107,7 @@ case $parts in *passthrough*)
 	python3 "$here/devplay.py" 0 "$ac3" "$out/sound-events-pass.log" 0:mixer0,0 \
 		> "$out/devplay-pass.out" 2>&1
 	check $? "passthrough: devplay.py plays the AC-3 stream, mixer 0 ($(cat "$out/devplay-pass.out"))"
+	sleep 2 # the last write returns with up to a second of sound still queued: let it play
 	alive "$pid"
 	check $? "passthrough: the daemon survived"
 	stop_daemon "$pid"
