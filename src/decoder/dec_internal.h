@@ -68,6 +68,11 @@ struct dec_frame {
 	size_t used;            /* audio: samples of this frame already queued to the output */
 };
 
+/* what a frame counts against out_max: its samples (audio), or its time in half frames (video:
+ * 2, or 1 for a field picture), so the queue holds the same time whatever the stream is */
+size_t dec_frame_weight(enum ffdvb_stream which, const struct AVFrame *frame,
+			const struct es_frame_info *info);
+
 struct dec_stream {
 	struct ffdvb_decoder *dec;
 	enum ffdvb_stream which;
@@ -89,7 +94,7 @@ struct dec_stream {
 	int reset_pending;      /* clear: the thread resets es before its next packet */
 	/* output (decoding thread -> presenter) */
 	struct dec_frame *out_head, *out_tail;
-	size_t out_count, out_max; /* frames (video) or samples (audio) */
+	size_t out_count, out_max; /* dec_frame_weight: half frames (video) or samples (audio) */
 	struct timeline tl;
 	int need_restart;       /* after a clear: the next frame starts a new timeline segment */
 	struct es_stats es_stats; /* copied by the thread after each packet */

@@ -40,10 +40,8 @@ static int stream_init(struct ffdvb_decoder *dec, enum ffdvb_stream which)
 	s->dec = dec;
 	s->which = which;
 	s->in_max = which == FFDVB_STREAM_VIDEO ? VIDEO_IN_MAX : AUDIO_IN_MAX;
-	/* at field rate two pictures per coded one: the same time in the queue */
-	s->out_max = which == FFDVB_STREAM_VIDEO
-			     ? VIDEO_OUT_FRAMES * (dec->cfg.deinterlace == FFDVB_DEINTERLACE_FIELD ? 2 : 1)
-			     : AUDIO_OUT_SAMPLES;
+	/* in half frames (dec_frame_weight): field pictures take no more time than frames */
+	s->out_max = which == FFDVB_STREAM_VIDEO ? VIDEO_OUT_FRAMES * 2 : AUDIO_OUT_SAMPLES;
 	timeline_init(&s->tl, which == FFDVB_STREAM_VIDEO ? VIDEO_MAX_JUMP : AUDIO_MAX_JUMP,
 		      &dec->tl_shared);
 	s->es = es_new(&ec);

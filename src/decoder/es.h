@@ -48,6 +48,7 @@ struct es_config {
 struct es_frame_info {
 	int key;                 /* an I-frame / IDR (for VIDEO_FAST_FORWARD) */
 	int interlaced;          /* as decoded, before deinterlacing */
+	int field;               /* one of the two pictures made of a frame at field rate */
 	int dar_num, dar_den;    /* display aspect ratio of the picture, reduced (4:3, 16:9, 221:100) */
 	int64_t duration;        /* 90 kHz: frame period (video) or nb_samples length (audio) */
 	int passthrough;         /* audio: IEC 61937 bursts, to be played bit for bit (no volume,

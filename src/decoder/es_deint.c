@@ -71,8 +71,10 @@ static struct es_frame_info take_info(const struct es *es, AVFrame *out)
 	if (out->opaque_ref && out->opaque_ref->size == sizeof(info))
 		memcpy(&info, out->opaque_ref->data, sizeof(info));
 	av_buffer_unref(&out->opaque_ref);
-	if (es->cfg.deinterlace == ES_DEINTERLACE_FIELD && info.interlaced)
+	if (es->cfg.deinterlace == ES_DEINTERLACE_FIELD && info.interlaced) {
 		info.duration /= 2;
+		info.field = 1;
+	}
 	return info;
 }
 

@@ -103,7 +103,7 @@ static struct dec_frame *pop(struct dec_stream *s)
 	if (!s->out_head)
 		s->out_tail = NULL;
 	f->next = NULL;
-	s->out_count -= s->which == FFDVB_STREAM_AUDIO ? (size_t)f->frame->nb_samples : 1;
+	s->out_count -= dec_frame_weight(s->which, f->frame, &f->info);
 	pthread_cond_broadcast(&s->dec->cond_out);
 	return f;
 }

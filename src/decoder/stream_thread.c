@@ -47,9 +47,11 @@ struct frame_ctx {
 	int still;
 };
 
-static size_t frame_weight(const struct dec_stream *s, const AVFrame *frame)
+size_t dec_frame_weight(enum ffdvb_stream which, const AVFrame *frame, const struct es_frame_info *info)
 {
-	return s->which == FFDVB_STREAM_AUDIO ? (size_t)frame->nb_samples : 1;
+	if (which == FFDVB_STREAM_AUDIO)
+		return (size_t)frame->nb_samples;
+	return info->field ? 1 : 2;
 }
 
 /* es_frame_fn: runs on the stream's thread with the lock NOT held */
@@ -93,7 +95,7 @@ static void on_frame(void *ctx, AVFrame *frame, const struct es_frame_info *info
 	else
 		s->out_head = df;
 	s->out_tail = df;
-	s->out_count += frame_weight(s, frame);
+	s->out_count += dec_frame_weight(s->which, frame, info);
 	if (s->which == FFDVB_STREAM_AUDIO)
 		dec->audio_offset = s->tl.offset;
 	pthread_cond_broadcast(&dec->cond_pres);
