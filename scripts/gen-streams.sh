@@ -20,8 +20,9 @@ Streams (2 s each unless said otherwise; video 25 fps, audio 48 kHz stereo unles
   hd_h264_1080i.ts   1920x1080 interlaced H.264 (x264, tff) + MP2
   sd_h264_mp2.ts     720x576 progressive H.264 + MP2
   eac3.ts            MPEG-2 + E-AC-3
-  sd_hevc_aac.ts     720x576 HEVC (x265) + AAC-LC in ADTS (DVB-T2 style)
-  sd_h264_latm.ts    720x576 H.264 + AAC-LC in LATM/LOAS (German DVB-T2 HD style)
+  sd_hevc_aac.ts     720x576 HEVC (x265) + AAC-LC in ADTS (DVB-T2 style), transport stream id 3
+  sd_h264_latm.ts    720x576 H.264 + AAC-LC in LATM/LOAS (German DVB-T2 HD style), ts id 2
+                     (the ids: VDR takes a new transponder with the old one's ids for the old)
   dts.ts, dts.mpg    MPEG-2 + DTS (ffmpeg's encoder): raw in TS, DVD substream 0x88 in PS
   s302m.ts           MPEG-2 + SMPTE 302M 16-bit stereo (DVB uncompressed audio, as vidtv sends)
   still.m2v          the first picture of sd_mpeg2_mp2.ts as a raw MPEG-2 elementary stream
@@ -99,11 +100,13 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 	sd_hevc_aac.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" \
 			-c:v libx265 -preset ultrafast -x265-params log-level=error:pools=none:frame-threads=1 \
-			-b:v 2M -g 25 -bf 2 -pix_fmt yuv420p -c:a aac -b:a 128k -f mpegts "$2" ;;
+			-b:v 2M -g 25 -bf 2 -pix_fmt yuv420p -c:a aac -b:a 128k \
+			-mpegts_transport_stream_id 3 -f mpegts "$2" ;;
 	sd_h264_latm.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" \
 			-c:v libx264 -preset veryfast -threads 2 -b:v 2M -g 25 -bf 2 -pix_fmt yuv420p \
-			-flags +bitexact -c:a aac -b:a 128k -mpegts_flags latm -f mpegts "$2" ;;
+			-flags +bitexact -c:a aac -b:a 128k -mpegts_flags latm \
+			-mpegts_transport_stream_id 2 -f mpegts "$2" ;;
 	dts.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
 			-c:a dca -strict -2 -b:a 768k -f mpegts "$2" ;;

@@ -266,6 +266,8 @@ int card_video_active(const struct ffdvb_card *card);
 int card_audio_active(const struct ffdvb_card *card);
 /* Schedules a pump of the taps (after the decoder made room). */
 void card_live_kick(struct ffdvb_card *card);
+/* frontend0 was tuned: the live streams drop what they hold of the old transponder */
+void card_live_retuned(struct ffdvb_card *card);
 void card_live_pump(struct ffdvb_card *card); /* taps -> rings (card_feed_decoder calls it) */
 void card_live_status(struct ffdvb_card *card, FILE *out, int json);
 

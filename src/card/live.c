@@ -157,6 +157,32 @@ int card_audio_active(const struct ffdvb_card *card)
 	return (card->playing & CARD_PLAY_AUDIO) || card->live[CARD_LIVE_AUDIO].tap;
 }
 
+/* The av7110 stopped its PID filters and flushed its TS queue when its frontend was tuned, and
+ * set the PIDs again at lock (docs/av7110.md, "Tuning while live"): what the decoder holds of the
+ * old transponder, the tail of a picture above all, never reaches the screen after a zap. Here
+ * the tuner already serves the new transponder (or nothing until lock), so what the taps, rings
+ * and decoder hold now is all old. */
+void card_live_retuned(struct ffdvb_card *card)
+{
+	uint8_t buf[LIVE_BATCH * CARD_TS_SIZE];
+
+	for (int w = 0; w < 2; w++) {
+		struct card_live *l = &card->live[w];
+		ssize_t n;
+
+		if (!l->tap || (card->playing & live_streams[w].play_bit))
+			continue;
+		do /* bounded by the tap's buffer */
+			n = ffdvb_tuner_read(l->tap, buf, sizeof(buf));
+		while (n > 0 || n == -EOVERFLOW);
+		if (w == CARD_LIVE_VIDEO)
+			card_flush_video(card);
+		else
+			card_flush_audio(card);
+		ffdvb_repacker_reset(w == CARD_LIVE_VIDEO ? &card->vrepack : &card->arepack);
+	}
+}
+
 void card_live_kick(struct ffdvb_card *card)
 {
 	if (card->live_ev && (card->live[0].tap || card->live[1].tap))

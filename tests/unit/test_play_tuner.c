@@ -3,8 +3,12 @@
  * tunes frontend0 to the channel file's entry, waits for the lock, starts a video and an audio
  * decoder feed on demux0 as szap/dvbv5-zap do, and the decoder shows the service: every
  * presented picture is one of the stream's own (MD5 = ffmpeg's framemd5 of that stream), in
- * stream order within each pass of the looping file, and sound is heard. Then a zap to a PID
- * with nothing on it, and the feed's stop, end live decoding. Prints the zap time (DTV_TUNE to
+ * stream order within each pass of the looping file, and sound is heard. Then a zap as VDR
+ * makes it (the feeds stay on the same PIDs, the frontend is tuned to a second entry, an H.264
+ * stream, cutting the first mid-picture): after the tune no picture of the old stream is shown
+ * but the one the presenter may hold, none that is of neither (the cut picture's tail), and
+ * the new stream plays. Then a zap to a PID with nothing on it, and the feed's stop, end live
+ * decoding. Prints the zap time (DTV_TUNE to
  * the first picture), which bench/run.sh tuner reports as a figure. */
 #include <linux/dvb/frontend.h>
 #include <poll.h>
@@ -121,6 +125,45 @@ static void teardown(struct live *l)
 	event_base_free(l->p.base);
 }
 
+static int ref_index(const uint8_t *md5, char (*ref)[33], int nref)
+{
+	char hex[33];
+
+	md5_hex(md5, hex);
+	for (int j = 0; j < nref; j++)
+		if (!strcmp(hex, ref[j]))
+			return j;
+	return -1;
+}
+
+/* the pictures shown from record index `from` on: of the old stream, of the new, of neither;
+ * old ones after the first new one */
+static void check_zap(struct live *l, long from, char (*old)[33], int nold, char (*new)[33],
+		      int nnew)
+{
+	struct ffdvb_output_picture_record *r = NULL;
+	long n = pictures(l, &r);
+	int n_old = 0, n_new = 0, neither = 0, old_late = 0;
+
+	for (long i = from; i < n; i++) {
+		if (r[i].blank)
+			continue;
+		if (ref_index(r[i].md5, new, nnew) >= 0)
+			n_new++;
+		else if (ref_index(r[i].md5, old, nold) >= 0)
+			n_old++, old_late += n_new > 0;
+		else
+			neither++;
+	}
+	printf("  after the tune: %d pictures of the old stream, %d of the new, %d of neither, "
+	       "%d old after the first new\n", n_old, n_new, neither, old_late);
+	CHECK(n_old <= 1);
+	CHECK_EQ(old_late, 0);
+	CHECK_EQ(neither, 0);
+	CHECK(n_new >= 25);
+	free(r);
+}
+
 /* every shown picture is one of the stream's, in the stream's order except where the file
  * loops (one step back to the start per loop) */
 static void check_pictures(struct live *l, char (*ref)[33], int nref)
@@ -159,8 +202,10 @@ static void check_pictures(struct live *l, char (*ref)[33], int nref)
 int main(void)
 {
 	const char *ts = stream("sd_mpeg2_mp2.ts");
-	char channels[4096], (*ref)[33] = NULL;
+	const char *ts2 = stream("sd_h264_latm.ts");
+	char channels[4096], (*ref)[33] = NULL, (*ref2)[33] = NULL;
 	int nref = ffmpeg_frame_md5s(ts, NULL, &ref);
+	int nref2 = ffmpeg_frame_md5s(ts2, NULL, &ref2);
 	struct live l;
 	uint64_t t0, first = 0;
 	fe_status_t st = 0;
@@ -172,13 +217,16 @@ int main(void)
 		return 1;
 	snprintf(channels, sizeof(channels), "%s/tuner-channels.conf", cwd);
 	f = fopen(channels, "w");
-	if (!f || nref <= 0) {
+	if (!f || nref <= 0 || nref2 <= 0) {
 		printf("FAIL: cannot write %s or decode the reference\n", channels);
 		return 1;
 	}
 	fprintf(f, "[Test]\n\tSERVICE_ID = 1\n\tVIDEO_PID = %d\n\tAUDIO_PID = %d\n"
 		   "\tFREQUENCY = 474000000\n\tDELIVERY_SYSTEM = DVBT\n\tBANDWIDTH_HZ = 8000000\n"
 		   "\tFILE = %s/%s\n", VPID, APID, cwd, ts);
+	fprintf(f, "[Second]\n\tSERVICE_ID = 1\n\tVIDEO_PID = %d\n\tAUDIO_PID = %d\n"
+		   "\tFREQUENCY = 482000000\n\tDELIVERY_SYSTEM = DVBT\n\tBANDWIDTH_HZ = 8000000\n"
+		   "\tFILE = %s/%s\n", VPID, APID, cwd, ts2);
 	fclose(f);
 	setup(&l, channels);
 
@@ -214,6 +262,19 @@ int main(void)
 		free(pcm);
 	}
 
+	printf("-- VDR's zap: the feeds stay, the frontend is tuned to the H.264 entry\n");
+	{
+		struct ffdvb_output_picture_record *r = NULL;
+		long from = pictures(&l, &r);
+
+		free(r);
+		CHECK_EQ(tune(&l, 482000000), 0);
+		t0 = real_ms();
+		while (real_ms() - t0 < 4000)
+			player_pump(&l.p, 5);
+		check_zap(&l, from, ref, nref, ref2, nref2);
+	}
+
 	printf("-- the video feed moves to a PID with nothing on it: no more pictures\n");
 	CHECK_EQ(decoder_feed(&l, l.vdmx, 0x1ff, FFDVB_DMX_PES_VIDEO0), 0);
 	player_pump(&l.p, 500);
@@ -232,5 +293,6 @@ int main(void)
 	}
 	teardown(&l);
 	free(ref);
+	free(ref2);
 	return finish("test_play_tuner");
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # usage: vdr-live-host.sh BINDIR BUILDDIR SCRIPT [ARGS...]
-# Host side of the VDR live TV tests (vdr-live.sh): builds vidtv for the VM's kernel as a real
+# Host side of the VDR live TV tests (vdr-live.sh, vdr-zap.sh): builds vidtv for the VM's kernel as a real
 # budget card (scripts/vm/build-vidtv.sh, cached in BUILDDIR/vidtv); for ARGS "file", makes the
-# file tuner's stream (stream-refs.sh) and adds BUILDDIR/streams to ARGS; then runs
+# file tuner's stream (stream-refs.sh) and adds BUILDDIR/streams to ARGS (for "zap ...", the
+# three streams of vdr-zap.sh, BUILDDIR/streams in place of "zap"); then runs
 # tests/vm/SCRIPT BINDIR VIDTVDIR ARGS... inside scripts/vm.sh.
 # Skips (77, loudly; vidtv missing is a failure under CI) without vdr, the plugin or vidtv.
 set -eu
@@ -23,12 +24,21 @@ command -v vdr > /dev/null || skip "vdr is not installed (apt-get install vdr vd
 ls /usr/lib/vdr/plugins/libvdr-dvbsddevice.so.* > /dev/null 2>&1 ||
 	skip "vdr-plugin-dvbsddevice is not installed"
 command -v svdrpsend > /dev/null || skip "svdrpsend (package vdr) is missing"
-# file: the file tuner plays ffmpeg's stream (with its reference MD5s), passed to SCRIPT last
-if [ "${1:-}" = file ]; then
+# file: the file tuner plays ffmpeg's stream (with its reference MD5s), passed to SCRIPT last;
+# zap: three services (MPEG-2, H.264, HEVC) for vdr-zap.sh, the stream folder its first argument
+case ${1:-} in
+file)
 	command -v ffmpeg > /dev/null || skip "no ffmpeg CLI to make the file tuner's stream"
 	sh "$here/stream-refs.sh" "$build/streams" sd_mpeg2_mp2.ts > /dev/null
-	set -- "$@" "$build/streams"
-fi
+	set -- "$@" "$build/streams" ;;
+zap)
+	command -v ffmpeg > /dev/null || skip "no ffmpeg CLI to make the file tuner's streams"
+	for s in sd_mpeg2_mp2.ts sd_h264_latm.ts sd_hevc_aac.ts; do
+		sh "$here/stream-refs.sh" "$build/streams" $s > /dev/null
+	done
+	shift
+	set -- "$build/streams" "$@" ;;
+esac
 rc=0
 vidtv=$(sh "$here/../../scripts/vm/build-vidtv.sh" "$build/vidtv") || rc=$?
 if [ "$rc" = 77 ]; then
