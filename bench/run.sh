@@ -5,7 +5,8 @@
 # A comparison is a figure with unit `ratio`, computed from figures measured in the same run.
 # Suites: vdr (unmodified VDR 2.6 + dvbsddevice -o on ffdvbd in the VM, bench/vdr-guest.sh:
 #         ffdvbd's CPU share and peak RSS while VDR replays an SD recording made here with the
-#         ffmpeg CLI and vdr --genindex, and SVDRP HITK Menu to the menu on screen);
+#         ffmpeg CLI and vdr --genindex, SVDRP HITK Menu to the menu on screen, and SVDRP CHAN
+#         to the new service's first picture, per codec, zapping on the file tuner);
 #         core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
 #         decode (the whole playback path in-process against the ffmpeg CLI's own decode);
 #         devices (A/V sync where it leaves the machine: --output drm on qemu's bochs-display
@@ -115,7 +116,12 @@ if [ "$SUITE" = vdr ]; then
 			vdr --genindex="$rec" > /dev/null && [ -s "$rec/index" ] ||
 			{ echo "bench: making the SD recording failed" >&2; exit 1; }
 	fi
-	GUEST_ARGS=$BUILD_DIR/streams/vdr-bench-sd
+	# the zap's three services (MPEG-2, H.264, HEVC) with ffmpeg's picture MD5s (vdr-zap.sh)
+	for z in sd_mpeg2_mp2.ts sd_h264_latm.ts sd_hevc_aac.ts; do
+		sh "$ROOT/tests/vm/stream-refs.sh" "$BUILD_DIR/streams" $z > /dev/null ||
+			{ echo "bench: making the zap stream $z failed" >&2; exit 1; }
+	done
+	GUEST_ARGS="$BUILD_DIR/streams/vdr-bench-sd $BUILD_DIR/streams"
 fi
 
 if [ "$SUITE" = devices ]; then

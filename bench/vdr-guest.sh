@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The `vdr` benchmark suite, run as root inside the test VM by bench/run.sh:
-#   vdr-guest.sh BIN_DIR SCALE VIDEO_DIR
+#   vdr-guest.sh BIN_DIR SCALE VIDEO_DIR [ZAP_STREAMS]
 # Unmodified VDR 2.6 + dvbsddevice -o on ffdvbd (headless), set up as tests/vm/vdr.sh does
 # (tests/vm/vdr-lib.sh). VIDEO_DIR holds one SD recording (run.sh makes it).
 #   vdr_menu_{first,complete}_{median,max}: SVDRP `HITK Menu` sent (monotonic clock, on an open connection) to the
@@ -12,12 +12,18 @@
 #   vdr_ffdvbd_rss_peak: ffdvbd's peak resident set (VmHWM) at the end, in KiB.
 #   vdr_replay_pictures_per_s: pictures shown per second in that window (a TCG guest's CUSE
 #     round trips usually pace VDR below 25: docs/vdr.md).
+#   vdr_zap_{mpeg2,h264,hevc}_{median,max}: with ZAP_STREAMS (run.sh makes them), VDR without -o
+#     zapping over SVDRP between the file tuner's MPEG-2, H.264 and HEVC services
+#     (tests/vm/vdr-zap.sh, 2*SCALE rounds: 4*SCALE zaps to each): `CHAN N` sent to the first
+#     picture of the new service's own stream shown (ffdvbd's record, ffmpeg's MD5s). The file
+#     tuner starts a file at its first picture, an I-frame: no GOP wait is in these figures.
 # Prints `figure` lines on stdout; progress (PASS/FAIL of the setup) and errors on stderr.
 set -u
-usage='usage: vdr-guest.sh BIN_DIR SCALE VIDEO_DIR'
+usage='usage: vdr-guest.sh BIN_DIR SCALE VIDEO_DIR [ZAP_STREAMS]'
 bin=${1:?$usage}
 SCALE=${2:-1}
 video=${3:?$usage}
+zap_streams=${4:-}
 here=$(cd "$(dirname "$0")/../tests/vm" && pwd)
 out=$(mktemp -d /tmp/ffdvb-bench-vdr.XXXXXX)
 syslog=$out/syslog.log
@@ -115,3 +121,15 @@ svdrp HITK Stop
 sleep 1
 vdr_stop >&2
 vdr_env_stop >&2
+
+[ -n "$zap_streams" ] || exit 0
+mkdir -p "$out/zap"
+VM_OUT=$out/zap sh "$here/vdr-zap.sh" "$bin" - "$zap_streams" $((2 * SCALE)) > "$out/zap.txt" 2>&1 ||
+	{ grep FAIL "$out/zap.txt" >&2; die "the zap run failed (tests/vm/vdr-zap.sh)"; }
+for codec in MPEG2 H264 HEVC; do
+	awk -v c=$codec '$1 == "zap_ms" && $2 == c { print $3 }' "$out/zap.txt" | sort -n |
+		awk -v name="$(echo $codec | tr 'A-Z' 'a-z')" '{ v[NR] = $1 } END {
+		if (NR == 0) exit 1
+		printf "figure vdr_zap_%s_median %.1f ms\n", name, v[int((NR + 1) / 2)]
+		printf "figure vdr_zap_%s_max %.1f ms\n", name, v[NR] }' || die "no zap to $codec judged"
+done
