@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb card: one emulated full-featured adapter, its shared state (per card, never per file,
- * as on av7110) and the semantics of its nodes video0, audio0, osd0, demux0 and frontend0
- * (docs/av7110.md). It implements struct ffdvb_node_ops for each node and knows
+ * as on av7110) and the semantics of its nodes video0, audio0, osd0, demux0, frontend0 and
+ * dvr0 (docs/av7110.md). It implements struct ffdvb_node_ops for each node and knows
  * nothing of FUSE. What the rings hold is handed to the decoder (include/ffdvb/decoder.h) as
  * the firmware took it: whole packets, audio first, video withheld while frozen. */
 #ifndef FFDVB_CARD_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb node interface: what a character-device node offers to a transport. The card
- * (src/card) implements it for video0, audio0, osd0, demux0 and frontend0; the CUSE transport
- * (src/cuse) calls it and knows nothing else of DVB state.
+ * (src/card) implements it for video0, audio0, osd0, demux0, frontend0 and dvr0; the CUSE
+ * transport (src/cuse) calls it and knows nothing else of DVB state.
  *
  * Threading: every function here runs on the daemon's event-loop thread.
  * Results: 0 or a byte count on success, -errno on failure, or -FFDVB_EBLOCK (below). */

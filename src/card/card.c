@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The card object and the node_ops entry points shared by all five nodes: open counting
+/* The card object and the node_ops entry points shared by all six nodes: open counting
  * (dvb-core dvb_generic_open, §2.1), per-node statistics, wake-up hooks. What each node does
- * lives in video.c, audio.c, osd_node.c, demux.c and frontend.c. */
+ * lives in video.c, audio.c, osd_node.c, demux.c, frontend.c and dvr.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

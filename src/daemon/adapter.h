@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One emulated adapter of the running daemon: its card (with its decoder), the five CUSE
+/* One emulated adapter of the running daemon: its card (with its decoder), the six CUSE
  * nodes /dev/dvb/adapterN/... with their final owner and mode, and its control socket. */
 #ifndef FFDVBD_ADAPTER_H
 #define FFDVBD_ADAPTER_H
