@@ -30,7 +30,7 @@ struct ffdvb_cuse_config {
 };
 
 /* Opens /dev/cuse, registers the device and adds it to base. The node exists only after
- * the kernel's CUSE INIT has been answered on the loop: call ffdvb_cuse_wait_ready() next.
+ * the kernel's CUSE INIT has been answered on the loop: call ffdvb_cuse_dev_wait_ready() next.
  * Returns NULL with errno set and a message on stderr ("try 'modprobe cuse'" for ENOENT). */
 struct ffdvb_cuse_dev *ffdvb_cuse_dev_new(struct event_base *base,
 					  const struct ffdvb_cuse_config *cfg,

@@ -13,11 +13,11 @@
 
 /* Returned as -FFDVB_EBLOCK by an operation that has to wait (a blocking write with no room,
  * a blocking VIDEO_GET_EVENT with no event, VIDEO_STILLPICTURE still queueing, an open or
- * ioctl that a remote tuner answers later). The transport
- * keeps the request and calls the operation again, with the same arguments and the same
- * progress value, after the node's owner calls the wake-up hook (ffdvb_node_set_wake) — or
- * once more with interrupted set when the caller got a signal; then the operation must not
- * return -FFDVB_EBLOCK. Not an errno: never reaches a client. */
+ * ioctl that a remote tuner answers later). The transport keeps the request and calls the
+ * operation again, with the same arguments and the same progress value, after the node's owner
+ * calls the wake-up hook (an ffdvb_wake_fn, below; the card's are set with
+ * ffdvb_card_set_wake) — or once more with interrupted set when the caller got a signal; then
+ * the operation must not return -FFDVB_EBLOCK. Not an errno: never reaches a client. */
 #define FFDVB_EBLOCK 4096
 
 /* One ioctl call as the node sees it: 32-bit layouts are already converted to the native

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ffdvb_card_status: the card as the control socket reports it (JSON keys fixed in
- * notes/common.md; the conformance tool and the VM tests read them). */
+/* ffdvb_card_status: the card as the control socket reports it. The JSON keys are an interface:
+ * the conformance tool (tools/ffdvb-conform/control.c), the VM tests and the benchmarks read
+ * them. */
 #include <errno.h>
 #include <inttypes.h>
 

@@ -3,7 +3,8 @@
  * show (one pixel at a time, every access bounds-checked, screen composed pixel by pixel from
  * the top window down), written from docs/av7110.md §7 and not from src/osd. Tests apply a
  * command to the OSD under test AND its definition to this reference, then compare the whole
- * 720x576 picture that ffdvb_osd_render() produced with ref_screen(). */
+ * 720x576 picture that ffdvb_osd_render() produced with the reference's, pixel by pixel
+ * (ref_compare, ref_pixel). */
 #ifndef TEST_OSD_REF_H
 #define TEST_OSD_REF_H
 
