@@ -212,9 +212,11 @@ int card_free_cond(const struct ffdvb_card *card); /* both rings >= 20480 free *
 /* write.c: the memory data path of video0/audio0 */
 ssize_t card_av_write(struct ffdvb_card *card, enum ffdvb_node_type type, const void *buf,
 		      size_t len);
-/* Feeds PES bytes written to node `type` into the decoder rings; returns bytes taken. */
 /* The repackers and where their packets go (write.c). */
 void card_repackers_init(struct ffdvb_card *card);
+/* Feeds PES bytes written to node `type` through its repacker into the rings. Takes them all:
+ * the caller checked the room first; a packet that finds none is dropped whole and counted
+ * (repack_dropped). */
 void card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *data,
 		   size_t len);
 
