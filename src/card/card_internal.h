@@ -118,13 +118,13 @@ struct ffdvb_card {
 	unsigned int ev_rd, ev_wr;
 	int ev_overflow;
 
-	/* drain stand-in for the decoder (playback.c) */
+	/* the drain of a card without a decoder (--no-decode, tests; playback.c) */
 	struct event *drain_ev;
 	int drain_running;
 	uint64_t drain_last_ns;
 	uint64_t drain_frac; /* sub-byte remainder, in bytes * 1e9 */
 
-	/* STC stand-in (playback.c) */
+	/* the STC of a card without a decoder (playback.c) */
 	uint64_t stc_base;   /* 90 kHz ticks at stc_anchor_ns */
 	uint64_t stc_anchor_ns;
 	int stc_running;

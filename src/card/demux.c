@@ -55,8 +55,10 @@ static int start_pes(struct card_file *f)
 		card->dmx_decoder[type] = f;
 		card->dmx_pids[type] = flt->pids[i];
 		flt->decoder_feed = 1;
-		/* The decoder issue routes the PID (0x1FFF clears all decoder PIDs on av7110).
-		 * docs/av7110.md, clients §2.9: a new audio decoder PID restarts audio, which un-mutes. */
+		/* card_live_update (live.c, below) routes the PID to the decoder. Not emulated: on
+		 * av7110 a PID 0x1FFF cleared all decoder PIDs (ChangePIDs); here it is a PID like any
+		 * other. docs/av7110.md, clients §2.9: a new audio decoder PID restarts audio, which
+		 * un-mutes. */
 		if (type == FFDVB_DMX_PES_AUDIO0)
 			card->effective_mute = 0;
 	}

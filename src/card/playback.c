@@ -43,13 +43,15 @@ void card_av_stop(struct ffdvb_card *card, unsigned int what)
 	if (!(card->playing & what))
 		return;
 	card->playing &= ~what;
-	/* nothing left: the firmware goes back to live decoding of the demux PIDs (decoder issue) */
+	/* nothing left: the firmware goes back to live decoding of the demux PIDs (done by
+	 * card_live_update, live.c, from card_play_state_changed) */
 	card_play_state_changed(card);
 }
 
-/* STC stand-in until the decoder reports the real clock: a 90 kHz counter that runs while
- * video plays from memory and is not frozen, and stands still otherwise (VDR reads it as the
- * replay position and expects it to stop in pause and when data runs out). */
+/* The STC of a card without a decoder (--no-decode, the flow-control tests; with one it is the
+ * decoder's, below): a 90 kHz counter that runs while video plays from memory and is not
+ * frozen, and stands still otherwise (VDR reads it as the replay position and expects it to
+ * stop in pause and when data runs out). */
 static int stc_should_run(const struct ffdvb_card *card)
 {
 	return (card->playing & CARD_PLAY_VIDEO) && card->video.play_state != FFDVB_VIDEO_FREEZED;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Byte ring between the write path and the decoder (stand-in: the drain). One byte stays free
- * so that rd == wr means empty, which gives the usable capacity size - 1 of dvb_ringbuffer. */
+/* Byte ring between the write path and the decoder (without a decoder: the drain). One byte
+ * stays free so that rd == wr means empty, which gives the usable capacity size - 1 of
+ * dvb_ringbuffer. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

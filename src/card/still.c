@@ -35,7 +35,8 @@ static int still_begin(struct ffdvb_card *card, struct ffdvb_ioctl *io, uint32_t
 	if (card->dec)
 		ffdvb_decoder_still(card->dec, io->data, size);
 	/* av7110 also scans the data for a sequence extension and freezes progressive pictures;
-	 * that belongs to the decoder issue. */
+	 * not needed here: the decoder shows every still picture at once and holds it
+	 * (presenter.c), progressive or not. */
 	io->progress = 1;
 	return 1;
 }

@@ -98,7 +98,9 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		card->video.play_state = FFDVB_VIDEO_STOPPED;
 		if (card->video.stream_source == FFDVB_VIDEO_SOURCE_MEMORY)
 			card_av_stop(card, CARD_PLAY_VIDEO);
-		/* DEMUX source: the live picture stops, black if video_blank (decoder issue) */
+		/* DEMUX source: av7110 stops the live picture (black if video_blank). Not emulated:
+		 * a live decoder feed keeps playing (card_decoder_sync looks at the feed, not at
+		 * play_state) */
 		card->trick = CARD_TRICK_NONE;
 		break;
 	case FFDVB_VIDEO_PLAY:
