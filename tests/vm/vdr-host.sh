@@ -4,7 +4,7 @@
 # Host side of the VDR test: makes a VDR recording (20 s 352x288 MPEG-2 + MP2 + AC-3 made by
 # ffmpeg, VDR's layout: NAME/DATE.rec/00001.ts + info, index by 'vdr --genindex') and ffmpeg's
 # per-picture MD5 list of its video, and 60 s and 120 s ones of the same kind for the trick
-# modes and the pacing, then runs tests/vm/SCRIPT (vdr.sh, vdr-trick.sh, ...) in scripts/vm.sh
+# modes and the pacing, and two of today's codecs (H.264 + AAC, HEVC + E-AC-3), then runs tests/vm/SCRIPT (vdr.sh, vdr-trick.sh, ...) in scripts/vm.sh
 # with BINDIR, STREAMDIR and the ARGs.
 # Skips (77, loudly) without the ffmpeg CLI, vdr or vdr-plugin-dvbsddevice.
 set -eu
@@ -52,8 +52,37 @@ make_recording() {
 		-f framemd5 "$1.framemd5.tmp"
 	mv "$1.framemd5.tmp" "$1.framemd5"
 }
+# make_codec_recording FOLDER TITLE SECONDS VIDEO_ARGS AUDIO_ARGS HZ: today's codecs, a HZ tone, (vdr-codecs.sh)
+# as FOLDER/TITLE/2024-01-01.12.00.1-0.rec, ffmpeg's MD5s in FOLDER/TITLE.framemd5. 352x288 at
+# low rates: a TCG guest's CUSE round trips keep up with about 250 TS packets a second
+make_codec_recording() {
+	rec=$1/$2/2024-01-01.12.00.1-0.rec
+	ts=$rec/00001.ts
+	[ -s "$ts" ] && [ -s "$rec/index" ] && [ -s "$1/$2.framemd5" ] && return 0
+	rm -rf "${1:?}/$2"
+	mkdir -p "$rec"
+	# shellcheck disable=SC2086 # the codec arguments are word lists
+	ffmpeg -hide_banner -loglevel error -nostdin -y -fflags +bitexact \
+		-f lavfi -i "testsrc2=size=352x288:rate=25:duration=$3" \
+		-f lavfi -i "sine=frequency=$6:sample_rate=48000:duration=$3" \
+		-map 0:v -map 1:a $4 -g 25 -bf 2 -pix_fmt yuv420p $5 -mpegts_flags system_b \
+		-mpegts_service_id 1 -streamid 0:0x1ff -streamid 1:0x200 -f mpegts "$ts.tmp"
+	mv "$ts.tmp" "$ts"
+	printf 'C T-8916-514-1\nT %s\nF 25\nP 50\nL 99\n' "$2" > "$rec/info"
+	vdr --genindex="$rec" > /dev/null
+	[ -s "$rec/index" ] || { echo "vdr --genindex made no index for $2" >&2; exit 1; }
+	ffmpeg -hide_banner -loglevel error -nostdin -threads 1 -i "$ts" -map 0:v \
+		-f framemd5 "$1/$2.framemd5.tmp"
+	mv "$1/$2.framemd5.tmp" "$1/$2.framemd5"
+}
 mkdir -p "$streams"
 make_recording "$streams/vdr-video" 20
+# H.264 + AAC (ADTS) with a 440 Hz tone, HEVC + E-AC-3 with a 1000 Hz one, 10 s each
+make_codec_recording "$streams/vdr-codecs" H264-AAC 10 \
+	"-c:v libx264 -preset veryfast -threads 2 -b:v 250k -flags +bitexact" "-c:a aac -b:a 64k" 440
+make_codec_recording "$streams/vdr-codecs" HEVC-EAC3 10 \
+	"-c:v libx265 -preset ultrafast -x265-params log-level=error:pools=none:frame-threads=1 -b:v 250k" \
+	"-c:a eac3 -b:a 96k" 1000
 # for the pacing check (vdr-pace.sh): 60 s at a fifth of the bit rate, about 250 TS packets/s,
 # which a TCG guest's CUSE round trips keep up with, so that the card, not the transport, paces
 make_recording "$streams/vdr-video-pace" 60 200
@@ -64,7 +93,7 @@ make_recording "$streams/vdr-video-speeds-15min" 900 200
 # VDR takes a recording whose index changed within the last hour for one still being recorded
 # (time-shift: it keeps reading the index as it grows, and trick modes end differently); these
 # are made minutes before the test, so their index is dated back, as a finished recording's is
-touch -d '2 hours ago' "$streams"/vdr-video*/Test/*/index
+touch -d '2 hours ago' "$streams"/vdr-video*/Test/*/index "$streams"/vdr-codecs/*/*/index
 shift 2
 [ $# -gt 0 ] && shift
 exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $streams $*"

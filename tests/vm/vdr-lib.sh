@@ -123,3 +123,36 @@ vdr_env_stop() {
 	stop_daemon "$pid"
 	[ "${1:-}" = keep-syslog ] || kill "$syslogd" 2> /dev/null
 }
+
+# tone END: the sound of the headless record ($out/record, after `ctl record`) heard in the 3 s
+# before END (uptime s; where what is judged has long been playing), as "HZ RMS SECONDS": frequency by upward zero crossings of the left channel
+tone() {
+	python3 - "$out/record/pictures.log" "$out/record/sound.s16" "$1" << 'EOF'
+import array, math, sys
+log, pcm, end = sys.argv[1], sys.argv[2], float(sys.argv[3])
+a, b = end - 3.5, end - 0.5
+data = array.array('h')
+with open(pcm, 'rb') as f:
+    data.frombytes(f.read())
+left = data[0::2]
+ups = n = 0
+sq = 0.0
+for line in open(log):
+    f = line.split()
+    if f[0] != 'sound' or not a <= int(f[1]) / 1e9 <= b:
+        continue
+    off, cnt = int(f[3]), int(f[4])
+    chunk = left[off:off + cnt]
+    for i in range(1, len(chunk)):
+        if chunk[i - 1] < 0 <= chunk[i]:
+            ups += 1
+    sq += sum(v * v for v in chunk)
+    n += len(chunk)
+if n == 0:
+    print('0 0 0')
+else:
+    print('%.0f %.0f %.2f' % (ups * 48000 / n, math.sqrt(sq / n), n / 48000))
+EOF
+}
+# near HZ WANT: within 3 % and loud enough (the test tones are far above 300 RMS)
+near() { awk -v h="$1" -v r="$2" -v w="$3" 'BEGIN { exit !(h >= w * 0.97 && h <= w * 1.03 && r > 300) }'; }

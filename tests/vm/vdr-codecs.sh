@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# usage: vdr-codecs.sh BINDIR STREAMDIR                 (inside the VM, as root: scripts/vm.sh)
+# Replay of today's codecs in unmodified VDR 2.6 + dvbsddevice -o (set up as vdr.sh,
+# vdr-lib.sh): the recordings STREAMDIR/vdr-codecs/H264-AAC (H.264 + AAC in ADTS, a 440 Hz tone)
+# and HEVC-EAC3 (HEVC + E-AC-3 as a Dolby track, 1000 Hz), made by vdr-host.sh with the ffmpeg
+# CLI and vdr --genindex. Each is played over SVDRP to its end; judged by the decoder's codecs,
+# by the pictures shown (each equal to ffmpeg's decode of the recording, in order, up to the
+# last ones) and by what is heard (the headless record's tone: frequency within 3 %, loud).
+# Prints PASS/FAIL and "vdr-codecs.sh: N passed, M failed".
+set -u
+bin=${1:?usage: vdr-codecs.sh BINDIR STREAMDIR}
+streams=${2:?usage: vdr-codecs.sh BINDIR STREAMDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+out=${VM_OUT:-$(mktemp -d)}
+syslog=$out/syslog.log
+log=$syslog
+video=$streams/vdr-codecs
+script_name=vdr-codecs.sh
+. "$here/lib.sh"
+. "$here/vdr-lib.sh"
+for r in H264-AAC HEVC-EAC3; do
+	[ -s "$video/$r.framemd5" ] || { fail "setup: $video/$r.framemd5 missing (vdr-host.sh)"; finish; }
+done
+
+vdr_env_start
+vdr_start
+grep -q 'creating cDvbSdFfDevice' "$syslog"
+check $? "vdr: 'creating cDvbSdFfDevice'"
+svdrp LSTR
+cp "$out/svdrp.log" "$out/lstr.txt"
+
+# replay TITLE VCODEC ACODEC HZ: plays the recording TITLE to its end and judges it
+replay() {
+	n=$(tr -d '\r' < "$out/lstr.txt" | sed -n "s/^250[- ]\([0-9]*\) .* $1\$/\1/p" | head -n 1)
+	[ -n "$n" ]
+	check $? "$1: SVDRP LSTR lists it (number $n)"
+	log_mark
+	svdrp PLAY "$n" begin
+	t0=$(uptime_s)
+	sleep 5
+	vc=$(jget decoder.video_codec) ac=$(jget decoder.audio_codec)
+	[ "$vc" = "$2" ] && [ "$ac" = "$3" ]
+	check $? "$1: the decoder decodes $2 and $3 (got $vc, $ac)"
+	wait_log 900 'dvbplayer thread ended'
+	check $? "$1: VDR's player reached the end by itself"
+	t1=$(uptime_s)
+	sleep 1
+	ctl record > /dev/null
+	check $? "$1: ffdvbctl record"
+	# this replay's pictures: those shown between PLAY and the end
+	mkdir -p "$out/$1"
+	awk -v a="$t0" -v b="$t1" '$1 != "picture" || ($2 / 1e9 >= a && $2 / 1e9 <= b + 1)' \
+		"$out/record/pictures.log" > "$out/$1/pictures.log"
+	match_pictures "$out/$1/pictures.log" "$video/$1.framemd5" "$out/$1"
+	[ "$pm_bad" = 0 ] && [ "$pm_twice" = 0 ] && [ "$pm_shown" -ge $((pm_total * 9 / 10)) ] &&
+		[ "$pm_last" -ge $((pm_total - 25)) ]
+	check $? "$1: $pm_shown pictures shown ($pm_bad not equal, $pm_twice twice), in order, each equal to ffmpeg's decode, the last shown number $pm_last of $pm_total"
+	# shellcheck disable=SC2046 # three numbers
+	set -- "$1" "$4" $(tone "$(awk -v a="$t0" 'BEGIN { print a + 8 }')")
+	near "$3" "$4" "$2"
+	check $? "$1: a $2 Hz tone is heard 4.5-7.5 s into the replay ($3 Hz, RMS $4, $5 s)"
+}
+replay H264-AAC h264 aac 440
+replay HEVC-EAC3 hevc eac3 1000
+errs=$(grep -c 'ERROR' "$syslog")
+[ "$errs" = 0 ]
+check $? "vdr: no ERROR lines in its log ($errs)"
+vdr_stop
+vdr_env_stop
+finish
