@@ -17,7 +17,6 @@
 
 #include "dec_internal.h"
 
-#define NS_PER_TICK 100000 / 9           /* 90 kHz */
 #define TICKS_PER_S 90000
 #define STEP_NS 10000000ull              /* longest sleep between turns */
 #define AUDIO_TARGET (FFDVB_AUDIO_RATE * 60 / 1000) /* samples kept in the device: 60 ms */
