@@ -19,6 +19,10 @@ Streams (2 s each unless said otherwise; video 25 fps, audio 48 kHz stereo unles
   hd_mpeg2_1080i.ts  1920x1080 interlaced MPEG-2 + MP2
   hd_h264_1080i.ts   1920x1080 interlaced H.264 (x264, tff) + MP2
   sd_h264_mp2.ts     720x576 progressive H.264 + MP2
+  hd_h264_1080i_20s.ts    20 s 1920x1080 interlaced H.264 (x264 MBAFF, tff, 8 Mbit/s, one
+                          slice a picture) + MP2 (bench/run.sh decode)
+  hd_hevc_1080p50_20s.ts  20 s 1920x1080 progressive HEVC at 50 fps (x265, 6 Mbit/s, wavefront
+                          rows: WPP) + AAC-LC (bench/run.sh decode)
   eac3.ts            MPEG-2 + E-AC-3
   sd_hevc_aac.ts     720x576 HEVC (x265) + AAC-LC in ADTS (DVB-T2 style), transport stream id 3
   sd_h264_latm.ts    720x576 H.264 + AAC-LC in LATM/LOAS (German DVB-T2 HD style), ts id 2
@@ -93,6 +97,16 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 			-c:v libx264 -preset veryfast -threads 2 -b:v 8M -g 25 -bf 2 -pix_fmt yuv420p \
 			-flags +bitexact+ilme+ildct -x264-params tff=1 -c:a mp2 -b:a 192k \
 			-f mpegts "$2" ;;
+	hd_h264_1080i_20s.ts)
+		ff $BX -f lavfi -i "testsrc2=size=1920x1080:rate=25:duration=20" -f lavfi -i "$ST:d=20" \
+			-c:v libx264 -preset veryfast -threads 2 -b:v 8M -maxrate 10M -bufsize 8M -g 25 \
+			-bf 2 -pix_fmt yuv420p -flags +bitexact+ilme+ildct -x264-params tff=1 \
+			-c:a mp2 -b:a 192k -f mpegts "$2" ;;
+	hd_hevc_1080p50_20s.ts)
+		ff $BX -f lavfi -i "testsrc2=size=1920x1080:rate=50:duration=20" -f lavfi -i "$ST:d=20" \
+			-c:v libx265 -preset ultrafast -x265-params log-level=error:pools=2:frame-threads=1:wpp=1 \
+			-b:v 6M -maxrate 8M -bufsize 6M -g 50 -bf 2 -pix_fmt yuv420p -c:a aac -b:a 128k \
+			-f mpegts "$2" ;;
 	sd_h264_mp2.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" \
 			-c:v libx264 -preset veryfast -threads 2 -b:v 2M -g 25 -bf 2 -pix_fmt yuv420p \
@@ -144,6 +158,7 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 # the names gen_one knows (checked before anything is made)
 NAMES="sd_mpeg2_mp2.ts sd_mpeg2_mp2.mpg sd_mpeg2_ac3.ts sd_mpeg2_ac3.mpg sd_mpeg2_lpcm.mpg
 sd_mpeg1_mp3.mpg hd_mpeg2_1080i.ts hd_h264_1080i.ts sd_h264_mp2.ts eac3.ts s302m.ts still.m2v tone.ac3
+hd_h264_1080i_20s.ts hd_hevc_1080p50_20s.ts
 sd_hevc_aac.ts sd_h264_latm.ts dts.ts dts.mpg
 avsync.ts resize_a.ts resize_b.ts resize.ts"
 for name in "$@"; do
