@@ -5,13 +5,25 @@
  *   ffdvb-bench-decode throughput FILE.ts   TS in 188-byte writes (audio PIDs to audio0, video
  *                                           to video0, as VDR), virtual clock: as fast as it
  *                                           decodes. Prints the wall time in ms.
- *   ffdvb-bench-decode realtime FILE.ts S   plays the first S seconds in real time; prints the
- *                                           CPU share of one core and the peak RSS.
+ *   ffdvb-bench-decode realtime FILE.ts S [W]  plays the file in real time for S seconds of
+ *                                           wall time (less if it ends first), read from disk
+ *                                           as it goes; prints the CPU share of one core after
+ *                                           the first W seconds (default 0: all of it) and the
+ *                                           peak RSS (with BENCH_NAME also the pictures shown
+ *                                           and dropped).
+ *   ffdvb-bench-decode threads h264|hevc|mpeg2video
+ *                                           the thread count libavcodec picks for that decoder
+ *                                           opened as ours opens HD video (es_video_threads:
+ *                                           thread_count 0 above 720 wide; es_codec_open:
+ *                                           FF_THREAD_SLICE, no size set before the open).
  *   ffdvb-bench-decode zap FILE.ts          plays 3 s, clears both buffers, writes the file again
  *                                           from its start; prints the time from the first write
  *                                           after the clear to the first picture, and the
  *                                           stream's own PTS lead (first audio to first video).
- * Output: `figure NAME VALUE UNIT` lines. */
+ * Output: `figure NAME VALUE UNIT` lines. With BENCH_NAME=PREFIX (bench/decode.sh's HD
+ * streams), the throughput figures are PREFIX_ours..., the realtime ones PREFIX_realtime_cpu,
+ * PREFIX_rss_peak, PREFIX_realtime_wall, PREFIX_realtime_pictures_{shown,dropped}, and the
+ * threads one PREFIX_threads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +33,7 @@
 #include <time.h>
 
 #include <event2/event.h>
+#include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
 
 #include "ffdvb/abi.h"
@@ -129,6 +142,48 @@ static void write_ts(struct bench *b, const uint8_t *ts, size_t len, double stop
 	}
 }
 
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
+/* the file read from disk as it is written, so that the peak RSS is the playback path's and
+ * not the file's; stops after stop_after_s seconds of wall time. *t1 and *c1 get the wall and
+ * CPU time once warm seconds have passed (at the first 64 KiB boundary after them). */
+static void write_file(struct bench *b, const char *path, double stop_after_s, double warm,
+		       double *t1, double *c1)
+{
+	static uint8_t buf[188 * 348];
+	FILE *f = fopen(path, "rb");
+	double start = now_s();
+	int marked = 0;
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	while ((n = fread(buf, 188, sizeof(buf) / 188, f)) > 0) {
+		if (!marked && now_s() - start >= warm) {
+			*t1 = now_s();
+			*c1 = cpu_s();
+			marked = 1;
+		}
+		write_ts(b, buf, n * 188, 0, NULL);
+		if (now_s() - start > stop_after_s)
+			break;
+	}
+	fclose(f);
+	if (!marked) {
+		fprintf(stderr, "bench: %s ended within the warm-up\n", path);
+		exit(1);
+	}
+}
+
 static void wait_idle(struct bench *b)
 {
 	struct ffdvb_decoder_stats s;
@@ -162,59 +217,105 @@ static uint8_t *load(const char *path, size_t *len)
 	return buf;
 }
 
-static double cpu_s(void)
+/* the thread count libavcodec picks for the decoder `name` opened as es_codec_open opens HD
+ * video: thread_count 0 (es_video_threads above 720 wide), slice threads, no size set */
+static int lib_threads(const char *name)
 {
-	struct rusage ru;
+	const AVCodec *c = avcodec_find_decoder_by_name(name);
+	AVCodecContext *ctx = c ? avcodec_alloc_context3(c) : NULL;
+	int n = -1;
 
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
+	if (!ctx)
+		return -1;
+	ctx->thread_count = 0;
+	ctx->thread_type = FF_THREAD_SLICE;
+	if (avcodec_open2(ctx, c, NULL) == 0)
+		n = ctx->active_thread_type == FF_THREAD_SLICE ? ctx->thread_count : 1;
+	avcodec_free_context(&ctx);
+	return n;
 }
 
 int main(int argc, char **argv)
 {
 	struct bench b;
 	size_t len;
-	uint8_t *ts;
+	uint8_t *ts = NULL;
+	const char *name = getenv("BENCH_NAME");
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: ffdvb-bench-decode throughput|realtime|zap FILE.ts [SECONDS]\n");
+		fprintf(stderr, "usage: ffdvb-bench-decode throughput|realtime|zap FILE.ts [SECONDS "
+				"[WARMUP]]\n       ffdvb-bench-decode threads h264|hevc|mpeg2video\n");
 		return 2;
 	}
-	ts = load(argv[2], &len);
+	if (name && !*name)
+		name = NULL;
+	if (!strcmp(argv[1], "threads")) {
+		int n = lib_threads(argv[2]);
+
+		if (n < 1) {
+			fprintf(stderr, "bench: no decoder %s in libavcodec\n", argv[2]);
+			return 1;
+		}
+		printf("figure %s_threads %d count\n", name ? name : "decode_hd", n);
+		return 0;
+	}
 	if (getenv("BENCH_DEINTERLACE")) /* no, frame or field */
 		deinterlace = !strcmp(getenv("BENCH_DEINTERLACE"), "frame")   ? FFDVB_DEINTERLACE_FRAME
 			      : !strcmp(getenv("BENCH_DEINTERLACE"), "field") ? FFDVB_DEINTERLACE_FIELD
 									      : FFDVB_DEINTERLACE_OFF;
 	if (!strcmp(argv[1], "throughput")) {
-		double t0 = now_s(), t, c0 = cpu_s();
+		double t0, t, c0;
 		struct ffdvb_decoder_stats s;
 		const char *tag = deinterlace == FFDVB_DEINTERLACE_FIELD   ? "_bwdif_field"
 				  : deinterlace == FFDVB_DEINTERLACE_FRAME ? "_bwdif"
 									   : "";
+		const char *pre = name ? name : "decode";
 
+		ts = load(argv[2], &len);
+		t0 = now_s();
+		c0 = cpu_s();
 		open_card(&b, 1, 0);
 		write_ts(&b, ts, len, 0, NULL);
 		wait_idle(&b);
 		t = now_s() - t0;
 		ffdvb_decoder_get_stats(b.dec, &s);
-		printf("figure decode_ours%s_ms %.0f ms\n", tag, t * 1000);
-		printf("figure decode_ours%s_cpu_ms %.0f ms\n", tag, (cpu_s() - c0) * 1000);
-		printf("figure decode_ours%s_pictures %llu count\n", tag,
+		printf("figure %s_ours%s_ms %.0f ms\n", pre, tag, t * 1000);
+		printf("figure %s_ours%s_cpu_ms %.0f ms\n", pre, tag, (cpu_s() - c0) * 1000);
+		printf("figure %s_ours%s_pictures %llu count\n", pre, tag,
 		       (unsigned long long)s.video_frames_shown);
 		close_card(&b);
 	} else if (!strcmp(argv[1], "realtime")) {
-		double secs = argc > 3 ? atof(argv[3]) : 20, t0, c0;
+		double secs = argc > 3 ? atof(argv[3]) : 20, warm = argc > 4 ? atof(argv[4]) : 0;
+		double t0, t1 = 0, c1 = 0;
+		struct ffdvb_decoder_stats s;
 		struct rusage ru;
 
+		if (warm < 0 || warm >= secs) {
+			fprintf(stderr, "bench: the warm-up must be shorter than the run\n");
+			return 2;
+		}
 		open_card(&b, 0, 0);
 		t0 = now_s();
-		c0 = cpu_s();
-		write_ts(&b, ts, len, secs, NULL);
-		printf("figure realtime_cpu_share %.1f %%\n", 100 * (cpu_s() - c0) / (now_s() - t0));
+		/* CPU time from the end of the warm-up: the first writes fill the rings and the
+		 * decoder runs ahead until its queues are full, faster than real time */
+		write_file(&b, argv[2], secs, warm, &t1, &c1);
+		ffdvb_decoder_get_stats(b.dec, &s);
 		getrusage(RUSAGE_SELF, &ru);
-		printf("figure realtime_peak_rss %.1f MB\n", ru.ru_maxrss / 1024.0);
-		printf("figure realtime_wall %.2f s\n", now_s() - t0);
+		if (name) {
+			printf("figure %s_realtime_cpu %.1f %%\n", name,
+			       100 * (cpu_s() - c1) / (now_s() - t1));
+			printf("figure %s_rss_peak %.1f MB\n", name, ru.ru_maxrss / 1024.0);
+			printf("figure %s_realtime_wall %.2f s\n", name, now_s() - t0);
+			printf("figure %s_realtime_pictures_shown %llu count\n", name,
+			       (unsigned long long)s.video_frames_shown);
+			printf("figure %s_realtime_pictures_dropped %llu count\n", name,
+			       (unsigned long long)s.video_frames_dropped);
+		} else {
+			printf("figure realtime_cpu_share %.1f %%\n",
+			       100 * (cpu_s() - c1) / (now_s() - t1));
+			printf("figure realtime_peak_rss %.1f MB\n", ru.ru_maxrss / 1024.0);
+			printf("figure realtime_wall %.2f s\n", now_s() - t0);
+		}
 		close_card(&b);
 	} else if (!strcmp(argv[1], "zap")) {
 		double first = 0, shown = 0, lead = 0;
@@ -223,6 +324,7 @@ int main(int argc, char **argv)
 		long np, ns, p0, s0;
 		struct ffdvb_output *out;
 
+		ts = load(argv[2], &len);
 		open_card(&b, 0, 1);
 		out = ffdvb_decoder_output(b.dec);
 		write_ts(&b, ts, len, 3, NULL);
