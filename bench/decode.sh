@@ -4,8 +4,12 @@
 # decoder threads, the presenter, the headless output; in-process) against
 # `ffmpeg -threads 1 -i SAME -f null -`, measured in this run on a 5 Mbit/s SD MPEG-2 + MP2
 # stream made here; then real-time CPU share and peak RSS, and the time to the first picture
-# after CLEAR_BUFFER. Same environment variables as bench/run.sh (BUILD_DIR, BENCH_NO_BUILD,
-# BENCH_SCALE: seconds of stream = 20 x scale).
+# after CLEAR_BUFFER. Then the same on two HD streams of scripts/gen-streams.sh (20 s each, in
+# BUILD_DIR/streams): 1080i H.264 + MP2 and 1080p50 HEVC + AAC, against
+# `ffmpeg -threads N` with the N our decoder gets for HD (libavcodec's automatic slice thread
+# count, asked of libavcodec itself: `ffdvb-bench-decode threads`). Same environment variables
+# as bench/run.sh (BUILD_DIR, BENCH_NO_BUILD, BENCH_SCALE: seconds of the SD stream = 20 x
+# scale; the HD streams stay 20 s).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
@@ -62,3 +66,58 @@ printf '%s\n%s\n%s\n' "$OURS" "$OURS_BWDIF" "$OURS_FIELD" |
 		printf "figure decode_bwdif_field_throughput_vs_ffmpeg_bwdif_field %.3f ratio\n", fff / $3 }'
 "$BIN" realtime "$STREAM" $((SECS < 20 ? SECS : 20))
 "$BIN" zap "$STREAM"
+
+# HD. Our decoder opens video wider than 720 with thread_count 0 and FF_THREAD_SLICE
+# (src/decoder/es_video.c, es_codec.c); N is the count libavcodec picks for that here (on
+# 2 CPUs: 3). ffmpeg gets -threads N with its own thread type (frame threads for H.264 and
+# HEVC) and, like ours, -thread_type slice. The streams: see scripts/gen-streams.sh.
+HD_SECS=20
+HD=$(sh "$ROOT/scripts/gen-streams.sh" "$BUILD_DIR/streams" hd_h264_1080i_20s.ts hd_hevc_1080p50_20s.ts) ||
+	{ echo "bench: making the HD streams failed" >&2; exit 1; }
+set -- $HD
+H264=$1
+HEVC=$2
+
+# hd NAME FILE CODEC INTERLACED: the figures of one HD stream
+hd() {
+	name=$1 file=$2 inter=$4
+	set -- $(BENCH_NAME=$name "$BIN" threads "$3")
+	[ $# = 4 ] || { echo "bench: no thread count for $3" >&2; exit 1; }
+	echo "$*"
+	n=$3
+	set -- $(timed ffmpeg -nostdin -threads "$n" -i "$file" -f null -)
+	echo "figure ${name}_ffmpeg_ms $1 ms"
+	echo "figure ${name}_ffmpeg_cpu_ms $2 ms"
+	ffw=$1 ffc=$2
+	set -- $(timed ffmpeg -nostdin -threads "$n" -thread_type slice -i "$file" -f null -)
+	echo "figure ${name}_ffmpeg_slice_ms $1 ms"
+	ffs=$1 fff=0
+	# no deinterlacing on either side (a progressive stream never builds ours: the filter
+	# graph is made at the first interlaced picture)
+	ours=$(BENCH_NAME=$name BENCH_DEINTERLACE=no "$BIN" throughput "$file")
+	echo "$ours"
+	field=
+	if [ "$inter" = 1 ]; then
+		# the daemon's default, field-rate bwdif, against ffmpeg's at field rate
+		set -- $(timed ffmpeg -nostdin -threads "$n" -i "$file" \
+			-vf bwdif=mode=send_field:deint=interlaced -f null -)
+		echo "figure ${name}_ffmpeg_bwdif_field_ms $1 ms"
+		fff=$1
+		field=$(BENCH_NAME=$name BENCH_DEINTERLACE=field "$BIN" throughput "$file")
+		echo "$field"
+	fi
+	printf '%s\n%s\n' "$ours" "$field" |
+		awk -v n="$name" -v ffw="$ffw" -v ffc="$ffc" -v ffs="$ffs" -v fff="$fff" -v secs="$HD_SECS" '
+		$2 == n "_ours_ms" {
+			printf "figure %s_ours_speed %.2f x\n", n, secs * 1000 / $3
+			printf "figure %s_throughput_vs_ffmpeg %.3f ratio\n", n, ffw / $3
+			printf "figure %s_throughput_vs_ffmpeg_slice %.3f ratio\n", n, ffs / $3 }
+		$2 == n "_ours_cpu_ms" { printf "figure %s_cpu_ffmpeg_vs_ours %.3f ratio\n", n, ffc / $3 }
+		$2 == n "_ours_bwdif_field_ms" {
+			printf "figure %s_bwdif_field_throughput_vs_ffmpeg_bwdif_field %.3f ratio\n", n, fff / $3 }'
+	# real time as the daemon plays it (field-rate bwdif for 1080i): 18 s of wall time, the
+	# CPU share counted after the first 3 s (the queues fill faster than real time)
+	BENCH_NAME=$name "$BIN" realtime "$file" 18 3
+}
+hd decode_hd_h264_1080i "$H264" h264 1
+hd decode_hd_hevc_1080p "$HEVC" hevc 0

@@ -8,7 +8,9 @@
 #         ffmpeg CLI and vdr --genindex, SVDRP HITK Menu to the menu on screen, and SVDRP CHAN
 #         to the new service's first picture, per codec, zapping on the file tuner);
 #         core (CUSE transport cost: ffdvbd against a bare CUSE device, in one VM run);
-#         decode (the whole playback path in-process against the ffmpeg CLI's own decode);
+#         decode (the whole playback path in-process against the ffmpeg CLI's own decode, on
+#         an SD MPEG-2 stream and on 1080i H.264 and 1080p50 HEVC from scripts/gen-streams.sh;
+#         real-time CPU share and peak RSS; bench/decode.sh);
 #         devices (A/V sync where it leaves the machine: --output drm on qemu's bochs-display
 #         and the sound on ALSA's loopback card, timed outside the daemon by
 #         ffdvb-bench-devices-probe: the CRTC's scan-out and the sound leaving the device;
