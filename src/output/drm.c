@@ -21,6 +21,7 @@
 #include <xf86drmMode.h>
 
 #include "ffdvb/log.h"
+#include "kms_mode.h"
 #include "sdl_internal.h"
 
 /* longest wait for a page flip to complete before the picture counts as shown anyway */
@@ -302,28 +303,19 @@ static const struct output_backend drm_backend = {
 	.video_latency_ns = drm_latency,
 };
 
-/* the mode: the configured size if the connector has it, else its preferred one */
-static int pick_mode(const drmModeConnector *c, int want_w, int want_h, drmModeModeInfo *m)
+static int pick_mode(const drmModeConnector *c, int want_w, int want_h, int want_hz,
+		     drmModeModeInfo *m)
 {
-	int best = -1;
-	for (int i = 0; i < c->count_modes; i++) {
-		const drmModeModeInfo *mi = &c->modes[i];
-		if (want_w && mi->hdisplay == want_w && mi->vdisplay == want_h) {
-			best = i;
-			break;
-		}
-		if (best < 0 || (mi->type & DRM_MODE_TYPE_PREFERRED &&
-				 !(c->modes[best].type & DRM_MODE_TYPE_PREFERRED)))
-			best = i;
-	}
-	if (best < 0)
+	int i = kms_pick_mode(c->modes, c->count_modes, want_w, want_h, want_hz);
+
+	if (i < 0)
 		return -ENODEV;
-	*m = c->modes[best];
+	*m = c->modes[i];
 	return 0;
 }
 
 /* a connected connector of the card with a CRTC that can drive it */
-static int pick_output(struct drm_out *d, int want_w, int want_h)
+static int pick_output(struct drm_out *d, int want_w, int want_h, int want_hz)
 {
 	drmModeRes *res = drmModeGetResources(d->fd);
 	if (!res)
@@ -331,7 +323,7 @@ static int pick_output(struct drm_out *d, int want_w, int want_h)
 	int ret = -ENODEV;
 	for (int i = 0; i < res->count_connectors && ret; i++) {
 		drmModeConnector *c = drmModeGetConnector(d->fd, res->connectors[i]);
-		if (c && c->connection == DRM_MODE_CONNECTED && !pick_mode(c, want_w, want_h, &d->mode)) {
+		if (c && c->connection == DRM_MODE_CONNECTED && !pick_mode(c, want_w, want_h, want_hz, &d->mode)) {
 			for (int e = 0; e < c->count_encoders && ret; e++) {
 				drmModeEncoder *enc = drmModeGetEncoder(d->fd, c->encoders[e]);
 				for (int k = 0; enc && k < res->count_crtcs && ret; k++) {
@@ -351,7 +343,7 @@ static int pick_output(struct drm_out *d, int want_w, int want_h)
 }
 
 /* the first /dev/dri/card* with a connected display */
-static int open_card(struct drm_out *d, int want_w, int want_h)
+static int open_card(struct drm_out *d, int want_w, int want_h, int want_hz)
 {
 	glob_t g;
 	int ret = -ENODEV;
@@ -363,7 +355,7 @@ static int open_card(struct drm_out *d, int want_w, int want_h)
 			continue;
 		uint64_t dumb = 0;
 		if (!drmGetCap(d->fd, DRM_CAP_DUMB_BUFFER, &dumb) && dumb &&
-		    !pick_output(d, want_w, want_h))
+		    !pick_output(d, want_w, want_h, want_hz))
 			ret = 0;
 		else
 			close(d->fd), d->fd = -1;
@@ -380,7 +372,7 @@ int drm_open(struct ffdvb_output *o)
 	d->fd = -1;
 	o->priv = d;
 	o->backend = &drm_backend;
-	int ret = open_card(d, o->cfg.width, o->cfg.height);
+	int ret = open_card(d, o->cfg.width, o->cfg.height, o->cfg.refresh);
 	if (ret) {
 		ffdvb_log(FFDVB_LOG_WARNING, "output: no KMS display (a /dev/dri/card* with a connected "
 				"connector and dumb buffers)");
@@ -409,6 +401,12 @@ int drm_open(struct ffdvb_output *o)
 				"display?)", w, h, strerror(-ret));
 		goto fail;
 	}
+	if (o->cfg.refresh && (int)d->mode.vrefresh != o->cfg.refresh)
+		ffdvb_log(FFDVB_LOG_NOTICE, "output: KMS mode %dx%d at %u Hz: the display offers no "
+				"%d Hz mode at this size (pictures at 25 or 50 a second judder)", w, h,
+			  d->mode.vrefresh, o->cfg.refresh);
+	else
+		ffdvb_log(FFDVB_LOG_INFO, "output: KMS mode %dx%d at %u Hz", w, h, d->mode.vrefresh);
 	d->back = 1;
 	d->flips = 1;
 	uint64_t mono = 0;
