@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "ffdvb/abi.h"
+#include "ffdvb/clock.h"
 
 #define MAX_TARGETS 8
 #define TS_PACKET 188
@@ -69,10 +70,7 @@ struct bench {
 
 static int64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)ffdvb_monotonic_ns();
 }
 
 static void die(const struct target *t, const char *what)

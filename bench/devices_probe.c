@@ -25,6 +25,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+
+#include "ffdvb/clock.h"
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -39,10 +41,7 @@
 
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return ffdvb_monotonic_ns();
 }
 
 static uint64_t flashes[MAX_EVENTS], onsets[MAX_EVENTS];

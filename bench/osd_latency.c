@@ -22,16 +22,14 @@
 #include <unistd.h>
 
 #include "ffdvb/abi.h"
+#include "ffdvb/clock.h"
 
 #define W 720
 #define H 576
 
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return ffdvb_monotonic_ns();
 }
 
 /* the daemon's status JSON; 0 or -1 */

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
+
+#include "ffdvb/clock.h"
 #include <unistd.h>
 
 #include <linux/dvb/dmx.h>
@@ -30,10 +32,7 @@
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)ffdvb_monotonic_ns() / 1e9;
 }
 
 static int cmp(const void *a, const void *b)

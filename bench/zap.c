@@ -21,6 +21,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
+
+#include "ffdvb/clock.h"
 #include <unistd.h>
 
 #include <linux/dvb/dmx.h>
@@ -31,10 +33,7 @@
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)ffdvb_monotonic_ns() / 1e9;
 }
 
 static void sleep_s(double s)

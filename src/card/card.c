@@ -14,6 +14,7 @@
 #include <event2/event.h>
 #include <linux/dvb/frontend.h>
 
+#include "ffdvb/clock.h"
 #include "ffdvb/tuner.h"
 
 #include "card_internal.h"
@@ -55,11 +56,8 @@ const char *ffdvb_node_name(enum ffdvb_node_type type)
 
 static uint64_t monotonic_ns(void *ctx)
 {
-	struct timespec ts;
-
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return ffdvb_monotonic_ns();
 }
 
 uint64_t card_now(struct ffdvb_card *card)

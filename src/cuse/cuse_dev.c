@@ -8,6 +8,7 @@
  * trip on 2 cores; bench/run.sh core measures it against the single-threaded one on a bare
  * device (1.04-1.11x here), so threads would buy nothing for the locks they need. libfuse's
  * signal handlers are not installed; the daemon owns the signals. */
+#include "ffdvb/clock.h"
 #include "ffdvb/log.h"
 #include "cuse_internal.h"
 
@@ -255,23 +256,19 @@ static int check_node(const struct ffdvb_cuse_dev *dev, const char *sysname)
 	return 0;
 }
 
-static long elapsed_ms(const struct timespec *t0)
+static long elapsed_ms(uint64_t t0)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
+	return (long)((ffdvb_monotonic_ns() - t0) / 1000000);
 }
 
 int ffdvb_cuse_dev_wait_ready(struct ffdvb_cuse_dev *dev, int timeout_ms)
 {
 	char sysname[300], path[300];
 	struct timeval tick = { 0, READY_POLL_MS * 1000 };
-	struct timespec t0;
+	uint64_t t0 = ffdvb_monotonic_ns();
 	int err;
 
 	sysfs_name(dev->devname, sysname, sizeof(sysname));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		if (dev->dead) {
 			ffdvb_cuse_log(dev, "the kernel refused the device (device number in use?)");
@@ -279,7 +276,7 @@ int ffdvb_cuse_dev_wait_ready(struct ffdvb_cuse_dev *dev, int timeout_ms)
 		}
 		if ((err = check_node(dev, sysname)) != -EAGAIN)
 			break;
-		if (elapsed_ms(&t0) > timeout_ms) {
+		if (elapsed_ms(t0) > timeout_ms) {
 			/* CUSE fails silently on a busy device number: say so */
 			ffdvb_cuse_log(dev, "/dev/%s did not appear within %d ms (device number "
 				       "in use?)", dev->devname, timeout_ms);

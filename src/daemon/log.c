@@ -10,6 +10,7 @@
 
 #include <libavutil/log.h>
 
+#include "ffdvb/clock.h"
 #include "ffdvb/log.h"
 
 #define MAX_TEXT 512
@@ -56,10 +57,7 @@ void ffdvbd_log_set_priority_prefix(int on)
 
 static long long monotonic_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (long long)(ffdvb_monotonic_ns() / 1000000);
 }
 
 static long long (*now_ms)(void) = monotonic_ms;

@@ -134,6 +134,8 @@ struct ffdvb_decoder {
 	struct timeline_shared tl_shared;
 };
 
+/* CLOCK_MONOTONIC in ns (decoder.c): ffdvb_monotonic_ns (ffdvb/clock.h) copied, left for a
+ * change of decoder.c to take it over */
 uint64_t dec_real_ns(void);
 
 /* stream_thread.c */

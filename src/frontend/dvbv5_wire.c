@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ffdvb/clock.h"
+
 #include "dvbv5_wire.h"
 
 #define WIRE_DEFAULT_TIMEOUT_MS 5000
@@ -153,9 +155,7 @@ static int fail(struct dvbv5_wire *w, int err)
 
 static long long now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (long long)(ffdvb_monotonic_ns() / 1000000);
 }
 
 static int set_nonblock(int fd)

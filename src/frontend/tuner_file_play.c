@@ -10,6 +10,8 @@
 
 #include <event2/event.h>
 
+#include "ffdvb/clock.h"
+
 #include "tuner_file.h"
 
 #define P 188
@@ -21,10 +23,7 @@
 
 static uint64_t now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	return ffdvb_monotonic_ns() / 1000u;
 }
 
 static void arm(struct ft_player *p, uint64_t delay_us)

@@ -1,16 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The real-time clock of the outputs that are not on a virtual clock. */
+/* Sleeping on the real-time clock of the outputs that are not on a virtual clock. */
 #include <errno.h>
 #include <time.h>
 
 #include "output_internal.h"
-
-uint64_t output_monotonic_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
-}
 
 void output_sleep_until(uint64_t t, uint64_t max_ns)
 {

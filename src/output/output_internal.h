@@ -11,6 +11,7 @@
 #include <libavutil/frame.h>
 #include <libavutil/pixfmt.h>
 
+#include "ffdvb/clock.h"
 #include "ffdvb/output.h"
 
 #define NS_PER_S 1000000000ull
@@ -145,8 +146,11 @@ struct ffdvb_output {
 	struct record rec;              /* own lock; used when cfg.record */
 };
 
-/* the real-time clock, for every backend that is not on a virtual clock */
-uint64_t output_monotonic_ns(void);
+/* the real-time clock, for every backend that is not on a virtual clock (ffdvb/clock.h's) */
+static inline uint64_t output_monotonic_ns(void)
+{
+	return ffdvb_monotonic_ns();
+}
 /* sleeps until the monotonic clock reaches t (or at most max_ns, 0 = no limit) */
 void output_sleep_until(uint64_t t, uint64_t max_ns);
 

@@ -23,6 +23,7 @@
 #include "test_streams.h"
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
+#include "ffdvb/clock.h"
 #include "ffdvb/decoder.h"
 #include "ffdvb/output.h"
 #include "ffdvb/ts.h"
@@ -40,10 +41,7 @@ struct player {
 
 static inline uint64_t real_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return ffdvb_monotonic_ns() / 1000000;
 }
 
 /* Runs the card's event loop for about ms milliseconds (decoder wake-ups move the rings). */

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "ffdvb/checksum.h"
+#include "ffdvb/clock.h"
 
 static uint8_t big[300000];
 /* PES streams of whole 2048-byte packets (the tail one shorter): the repacker passes them on
@@ -291,11 +292,8 @@ static void drain_and_poll(void)
 
 static uint64_t real_now(void *ctx)
 {
-	struct timespec ts;
-
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return ffdvb_monotonic_ns();
 }
 
 /* the libevent timer with the real clock */

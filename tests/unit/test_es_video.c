@@ -6,14 +6,13 @@
  * still pictures (es_feed_raw). */
 #include <time.h>
 
+#include "ffdvb/clock.h"
+
 #include "test_es_util.h"
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)ffdvb_monotonic_ns() / 1e9;
 }
 
 struct expect {

@@ -10,13 +10,11 @@
 #include <math.h>
 
 #include "play_util.h"
+#include "ffdvb/clock.h"
 
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return ffdvb_monotonic_ns();
 }
 
 /* whether pts was on screen at some moment of output time [t0, t1] or was the next picture

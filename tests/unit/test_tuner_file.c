@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "ffdvb/abi.h"
+#include "ffdvb/clock.h"
 #include "test_streams.h"
 #include "test_tuner_file_util.h"
 
@@ -26,10 +27,7 @@ static struct event_base *base;
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)ffdvb_monotonic_ns() / 1e9;
 }
 
 /* Corrupt.ts: 600 packets of the stream with 50 bytes of garbage after packet 100, a TEI

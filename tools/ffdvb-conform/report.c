@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+
+#include "ffdvb/clock.h"
 #include <unistd.h>
 
 #include "conform.h"
@@ -30,10 +32,7 @@ void report_init(void)
 
 static long long now_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+	return (long long)(ffdvb_monotonic_ns() / 1000000);
 }
 
 void report_stage(const char *stage, int seconds)

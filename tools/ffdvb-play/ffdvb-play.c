@@ -20,14 +20,12 @@
 #include <unistd.h>
 
 #include "ffdvb/abi.h"
+#include "ffdvb/clock.h"
 #include "ffdvb/ts.h"
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)ffdvb_monotonic_ns() / 1e9;
 }
 
 static int xioctl(int fd, unsigned long req, unsigned long arg, const char *what)
