@@ -42,6 +42,8 @@ void ffdvbd_usage(FILE *out)
 		"                           else drm; else none), window, fullscreen, kmsdrm, drm (KMS\n"
 		"                           without GL), none (headless)\n"
 		"      --size WxH           window or headless picture size (default 720x576)\n"
+		"      --refresh HZ         KMS: the display mode's refresh where it has one at that\n"
+		"                           size (default 50, for 25/50 pictures a second), or preferred\n"
 		"      --deinterlace MODE   interlaced pictures through bwdif at field rate (field, the\n"
 		"                           default: 50 pictures a second for 25i) or frame rate (frame)\n"
 		"      --no-deinterlace     show interlaced pictures as they are\n"
@@ -120,7 +122,7 @@ static int keep(struct cli *c, int daemon, const char *opt, const char *key, con
 /* 0 to go on, 1 for --help/--version, -1 on a usage error */
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
-	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_NODEINT, OPT_DEINT, OPT_PASS, OPT_NOAUDIO, OPT_RECORD,
+	enum { OPT_DRAIN = 256, OPT_OSDMEM, OPT_SIZE, OPT_REFRESH, OPT_NODEINT, OPT_DEINT, OPT_PASS, OPT_NOAUDIO, OPT_RECORD,
 	       OPT_NODECODE, OPT_CONFIG, OPT_RUNAS, OPT_CONTROLDIR, OPT_CHECK, OPT_TUNER,
 	       OPT_AUDIODEV, OPT_AUDIODELAY };
 	static const struct option longopts[] = {
@@ -140,6 +142,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "control-dir", required_argument, NULL, OPT_CONTROLDIR },
 		{ "output", required_argument, NULL, 'o' },
 		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "refresh", required_argument, NULL, OPT_REFRESH },
 		{ "no-deinterlace", no_argument, NULL, OPT_NODEINT },
 		{ "deinterlace", required_argument, NULL, OPT_DEINT },
 		{ "no-audio", no_argument, NULL, OPT_NOAUDIO },
@@ -182,6 +185,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		case 'o': r = keep(c, 0, "--output", "output", optarg); break;
 		case 'c': r = keep(c, 0, "--control", "control", optarg); break;
 		case OPT_SIZE: r = keep(c, 0, "--size", "size", optarg); break;
+		case OPT_REFRESH: r = keep(c, 0, "--refresh", "refresh", optarg); break;
 		case OPT_RECORD: r = keep(c, 0, "--record", "record", optarg); break;
 		case OPT_DRAIN: r = keep(c, 0, "--drain-rate", "drain-rate", optarg); break;
 		case OPT_OSDMEM: r = keep(c, 0, "--osd-memsize", "osd-memsize", optarg); break;
@@ -362,6 +366,8 @@ void ffdvbd_print_settings(FILE *out, const struct ffdvbd_options *o)
 			a->no_decode ? "(no decode)" : ffdvb_output_kind_name(a->output));
 		if (a->width)
 			fprintf(out, " %dx%d", a->width, a->height);
+		if (a->refresh)
+			fprintf(out, " %d Hz", a->refresh);
 		fprintf(out, "; deinterlace %s; audio %s; osd-memsize %u; control %s",
 			ffdvbd_deinterlace_name(a->deinterlace), a->audio ? "yes" : "no",
 			a->osd_memsize ? a->osd_memsize : FFDVB_DEFAULT_OSD_MEMSIZE, a->control);

@@ -31,6 +31,7 @@ struct ffdvbd_adapter_options {
 	int no_decode;          /* rings drain at drain_rate, nothing is decoded */
 	int output;             /* enum ffdvb_output_kind */
 	int width, height;      /* window / headless picture size (0 = default) */
+	int refresh;            /* KMS mode refresh wished, Hz (50 unless refresh=/--refresh) */
 	enum ffdvb_deinterlace deinterlace; /* field rate unless --deinterlace/--no-deinterlace */
 	int audio;              /* 1 unless --no-audio */
 	char audio_device[128]; /* --audio-device: ALSA PCM or sdl:NAME, "" = default */

@@ -73,6 +73,8 @@ static int adapter_diff(const struct ffdvbd_options *next, const struct ffdvbd_a
 		n += restart(next, N, "output");
 	if (a->width != b->width || a->height != b->height)
 		n += restart(next, N, "size");
+	if (a->refresh != b->refresh)
+		n += restart(next, N, "refresh");
 	if (a->deinterlace != b->deinterlace)
 		n += restart(next, N, "deinterlace");
 	if (a->audio != b->audio)

@@ -24,6 +24,7 @@ void ffdvbd_adapter_defaults(struct ffdvbd_adapter_options *a, int adapter)
 	a->output = FFDVB_OUTPUT_AUTO;
 	a->deinterlace = FFDVB_DEINTERLACE_FIELD;
 	a->audio = 1;
+	a->refresh = 50; /* DVB's 25 frames / 50 fields a second */
 	snprintf(a->tuner, sizeof(a->tuner), "none");
 }
 
@@ -212,6 +213,14 @@ int ffdvbd_set_adapter_key(struct ffdvbd_adapter_options *a, const char *key, co
 		return set_output(a, value, why, whylen);
 	} else if (!strcmp(key, "size")) {
 		return set_size(a, value, why, whylen);
+	} else if (!strcmp(key, "refresh")) {
+		/* 0: the display's preferred mode, whatever its rate */
+		if (!strcmp(value, "auto") || !strcmp(value, "preferred"))
+			a->refresh = 0;
+		else if (parse_uint(value, 240, 10, &v) || (v && v < 24))
+			return BAD("expected a refresh in Hz (24..240) or preferred");
+		else
+			a->refresh = (int)v;
 	} else if (!strcmp(key, "deinterlace")) {
 		return set_deinterlace(a, value, why, whylen);
 	} else if (!strcmp(key, "audio")) {

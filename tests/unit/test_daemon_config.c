@@ -144,6 +144,13 @@ static void semantics(void)
 			       o.adapters[2].passthrough == 0);
 	CHECK_LABELLED("audio-passthrough: other formats refused",
 		       error_at("[adapter0]\naudio-passthrough = ac3,mp2\n", 2, "ac3,dts"));
+	CHECK_LABELLED("refresh: 50 by default, a rate, preferred",
+		       load("[adapter0]\n[adapter1]\nrefresh = 60\n[adapter2]\nrefresh = preferred\n",
+			    &o, err, sizeof(err)) == 0 && o.n_adapters == 3 &&
+			       o.adapters[0].refresh == 50 && o.adapters[1].refresh == 60 &&
+			       o.adapters[2].refresh == 0);
+	CHECK_LABELLED("refresh: out of range refused",
+		       error_at("[adapter0]\nrefresh = 10\n", 2, "24..240"));
 	CHECK_LABELLED("deinterlace: anything else refused",
 		       error_at("[adapter0]\ndeinterlace = double\n", 2, "field, frame or no"));
 	CHECK_LABELLED("unknown key", error_at("[adapter0]\nmode = 0660\nbogus = 1\n", 3,
