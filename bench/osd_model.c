@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ffdvb-osd-bench: in-process cost of the OSD model, no CUSE, no output (bench/run.sh osd
- * measures the real path). Prints `figure NAME VALUE UNIT` lines:
+/* ffdvb-bench-osd-model: in-process cost of the OSD model (src/osd), no CUSE, no output
+ * (bench/run.sh osd measures the real path; this one runs by hand, on the host). Prints
+ * `figure NAME VALUE UNIT` lines:
  *   osd_model_setblock_720x576_us  one full-screen 8-bit OSD_SetBlock into the model
  *   osd_model_render_us            one ffdvb_osd_render of a full-screen window
  *   osd_model_vdr_flush_per_s      VDR-style dirty flushes (SetWindow, SetPalette of 16
@@ -9,16 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "ffdvb/clock.h"
 #include "ffdvb/osd.h"
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)ffdvb_monotonic_ns() / 1e9;
 }
 
 static void cmd(struct ffdvb_osd *osd, int c, int x0, int y0, int x1, int y1, int color,
@@ -27,7 +25,7 @@ static void cmd(struct ffdvb_osd *osd, int c, int x0, int y0, int x1, int y1, in
 	struct ffdvb_osd_cmd oc = { c, x0, y0, x1, y1, color, (void *)data };
 
 	if (ffdvb_osd_command(osd, &oc, data, len, 0)) {
-		fprintf(stderr, "ffdvb-osd-bench: command %d failed\n", c);
+		fprintf(stderr, "ffdvb-bench-osd-model: command %d failed\n", c);
 		exit(1);
 	}
 }
