@@ -406,9 +406,19 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	int v_wait = video_on && !vh && !starved(dec, v);
 	int a_wait = audio_on && !ah && !starved(dec, a);
 
-	if (v_wait || a_wait || (!vh && !ah))
+	/* The first picture starts the clock and is shown at once, as the av7110 did: a zap
+	 * costs the wait for an I-frame, not also the stream's buffering delay (its PTS runs up
+	 * to a second ahead of the PCR) nor earlier sound's head start. Sound from before it is
+	 * cut (feed_sound), later sound joins in sync. Without a picture to come, sound starts;
+	 * a still picture (shown at once anyway, often without PTS) starts no clock itself. */
+	if (v_wait || (!vh && !ah))
 		return;
-	p->anchor_tl = vh && (!ah || vh->tl <= ah->tl) ? vh->tl : ah->tl;
+	if (vh && !vh->still)
+		p->anchor_tl = vh->tl;
+	else if (a_wait)
+		return;
+	else
+		p->anchor_tl = vh && (!ah || vh->tl <= ah->tl) ? vh->tl : ah->tl;
 	p->anchor_ns = now;
 	p->clock_valid = 1;
 	p->preroll = 0;

@@ -306,10 +306,16 @@ def bursts(path, ref_path):
         off += 8 + len(raw)
     steps = [b[0] - a[0] for a, b in zip(got, got[1:])]
     gaps = sum(1 for d in steps if d != 1536)
-    equal = sum(1 for i, (_, p) in enumerate(got) if i < len(ref) and p == ref[i])
-    print('bursts: %d in the WAV (stream: %d AC-3 frames), %d payloads equal to the frames in order,'
-          ' %d of another type, %d bursts not 1536 samples after the previous' %
-          (len(got), len(ref), equal, wrong_type, gaps))
+    # the first burst heard is the stream's frame `first`: the sound from before the first
+    # picture is cut (the picture starts the clock, src/decoder/presenter.c preroll)
+    first = next((k for k, r in enumerate(ref) if got and r == got[0][1]), -1)
+    equal = sum(1 for i, (_, p) in enumerate(got)
+                if first >= 0 and first + i < len(ref) and p == ref[first + i])
+    print('bursts: %d in the WAV (stream: %d AC-3 frames, the first heard is frame %d), %d payloads'
+          ' equal to the frames in order, %d of another type, %d bursts not 1536 samples after the'
+          ' previous' % (len(got), len(ref), first, equal, wrong_type, gaps))
+    check(0 <= first <= 16, 'passthrough: the first burst heard is one of the stream\'s first 17'
+          ' frames (frame %d; those before the first picture are cut)' % first)
     print('figure passthrough_bursts_intact %d of %d' % (equal, len(ref)))
     # the stream's last frames are not all heard: 154 of 157 on an idle host even with 2 s of
     # wait before the stop, 151 with the host loaded (the tail, not the start: every burst heard
