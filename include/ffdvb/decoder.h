@@ -94,6 +94,7 @@ struct ffdvb_decoder_state {
 			        not); without it the decoder says once that it decodes */
 	enum ffdvb_tv_aspect tv;                 /* VIDEO_SET_FORMAT */
 	enum ffdvb_display_format display_format; /* VIDEO_SET_DISPLAY_FORMAT */
+	int live;            /* the pictures come from a live PID (DMX_OUT_DECODER), not memory */
 };
 
 /* Applies the whole state (the card keeps the copy; the decoder looks at what changed). */

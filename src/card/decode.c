@@ -120,6 +120,7 @@ void card_decoder_sync(struct ffdvb_card *card)
 	st.bypass = card->audio.bypass_mode;
 	st.tv = card->display_ar ? FFDVB_TV_16_9 : FFDVB_TV_4_3;
 	st.display_format = (enum ffdvb_display_format)card->video.display_format;
+	st.live = !(card->playing & CARD_PLAY_VIDEO) && card->live[CARD_LIVE_VIDEO].tap != NULL;
 	ffdvb_decoder_set_state(card->dec, &st);
 }
 

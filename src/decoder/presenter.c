@@ -406,14 +406,17 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	int v_wait = video_on && !vh && !starved(dec, v);
 	int a_wait = audio_on && !ah && !starved(dec, a);
 
-	/* The first picture starts the clock and is shown at once, as the av7110 did: a zap
-	 * costs the wait for an I-frame, not also the stream's buffering delay (its PTS runs up
-	 * to a second ahead of the PCR) nor earlier sound's head start. Sound from before it is
-	 * cut (feed_sound), later sound joins in sync. Without a picture to come, sound starts;
-	 * a still picture (shown at once anyway, often without PTS) starts no clock itself. */
+	/* Live, the first picture starts the clock and is shown at once, as the av7110 did: a
+	 * zap costs the wait for an I-frame, not also the stream's buffering delay (its PTS runs
+	 * up to a second ahead of the PCR) nor earlier sound's head start. Sound from before it
+	 * is cut (feed_sound), later sound joins in sync. Without a picture to come, sound
+	 * starts; a still picture (shown at once anyway, often without PTS) starts no clock
+	 * itself. From memory (replay, where the writer has no such lead) the earlier of the two
+	 * starts it: test_play_avsync's jump lost sync by 60 ms in 1 of 3 loaded runs otherwise
+	 * (cause not found). */
 	if (v_wait || (!vh && !ah))
 		return;
-	if (vh && !vh->still)
+	if (vh && !vh->still && p->st.live)
 		p->anchor_tl = vh->tl;
 	else if (a_wait)
 		return;
