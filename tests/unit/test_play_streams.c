@@ -94,11 +94,9 @@ static void check_stream(const struct expect *e)
 			EXPECT_EQ("no bad PES", ds.bad_pes, 0);
 			EXPECT_EQ("no decode errors", ds.decode_errors, 0);
 		}
-		/* fewer: the sound before the first picture is cut, the picture starting the clock
-		 * (presenter.c preroll); a stream's first audio frames come up to a frame or two
-		 * before it. More: silence up to the first audio PTS, whole frames */
-		CHECK_LABELLED("sound samples within 0.1 s (fewer) or 0.25 s (more) of ffmpeg's decode",
-			       samples >= ref_samples - 4800 && samples <= ref_samples + 12000);
+		/* ours may start with silence up to the first audio PTS (sync) and keep whole frames */
+		CHECK_LABELLED("sound samples within 0.25 s of ffmpeg's decode",
+			       samples >= ref_samples - 1152 && samples <= ref_samples + 12000);
 		free(pcm);
 	}
 	free(pics);
