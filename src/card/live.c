@@ -116,6 +116,16 @@ static int open_tap(struct ffdvb_card *card, int w, uint16_t pid)
 	return 0;
 }
 
+/* what the ring, the repacker and the decoder hold of live stream w is gone */
+static void flush_live(struct ffdvb_card *card, int w)
+{
+	if (w == CARD_LIVE_VIDEO)
+		card_flush_video(card);
+	else
+		card_flush_audio(card);
+	ffdvb_repacker_reset(w == CARD_LIVE_VIDEO ? &card->vrepack : &card->arepack);
+}
+
 void card_live_update(struct ffdvb_card *card)
 {
 	int changed = 0;
@@ -130,13 +140,8 @@ void card_live_update(struct ffdvb_card *card)
 			continue;
 		if (l->tap) /* a new PID (a zap) or the feed stopped: the old stream is gone */
 			close_tap(card, w);
-		if (!(card->playing & live_streams[w].play_bit)) {
-			if (w == CARD_LIVE_VIDEO)
-				card_flush_video(card);
-			else
-				card_flush_audio(card);
-			ffdvb_repacker_reset(w == CARD_LIVE_VIDEO ? &card->vrepack : &card->arepack);
-		}
+		if (!(card->playing & live_streams[w].play_bit))
+			flush_live(card, w);
 		if (pid >= 0 && open_tap(card, w, (uint16_t)pid) == 0 && w == CARD_LIVE_AUDIO)
 			card_audio_decoding_started(card); /* a new audio PID un-mutes (§2.9) */
 		changed = 1;
@@ -175,11 +180,7 @@ void card_live_retuned(struct ffdvb_card *card)
 		do /* bounded by the tap's buffer */
 			n = ffdvb_tuner_read(l->tap, buf, sizeof(buf));
 		while (n > 0 || n == -EOVERFLOW);
-		if (w == CARD_LIVE_VIDEO)
-			card_flush_video(card);
-		else
-			card_flush_audio(card);
-		ffdvb_repacker_reset(w == CARD_LIVE_VIDEO ? &card->vrepack : &card->arepack);
+		flush_live(card, w);
 	}
 }
 
