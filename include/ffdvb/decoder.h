@@ -29,10 +29,12 @@ enum ffdvb_stream { FFDVB_STREAM_VIDEO, FFDVB_STREAM_AUDIO, FFDVB_STREAM_COUNT }
    default), one per coded picture, or none (the picture as decoded, fields woven) */
 enum ffdvb_deinterlace { FFDVB_DEINTERLACE_OFF, FFDVB_DEINTERLACE_FRAME, FFDVB_DEINTERLACE_FIELD };
 
-/* passthrough: 48 kHz AC-3 and DTS (core) go out undecoded, as IEC 61937 bursts in 16-bit
-   stereo PCM, for a sound device that is a digital output (S/PDIF, HDMI; docs/audio.md) */
+/* passthrough: 48 kHz AC-3, DTS (core) and E-AC-3 go out undecoded, as IEC 61937 bursts in
+   16-bit stereo PCM (E-AC-3 at 192 kHz), for a sound device that is a digital output (S/PDIF,
+   HDMI; docs/audio.md) */
 #define FFDVB_PASS_AC3 1u
 #define FFDVB_PASS_DTS 2u
+#define FFDVB_PASS_EAC3 4u
 
 struct ffdvb_decoder_config {
 	struct ffdvb_output_config output; /* created on the presenter thread */

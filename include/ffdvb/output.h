@@ -135,6 +135,13 @@ int ffdvb_output_screenshot_png(struct ffdvb_output *o, uint8_t **png, size_t *l
  * 90 kHz PTS of the first one (-1 if unknown), for the record. Returns 0 or -errno. */
 int ffdvb_output_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb,
 			     int64_t pts);
+/* The rate the sound device runs at, in multiples of FFDVB_AUDIO_RATE: 1, or 4 for E-AC-3's
+ * IEC 61937 bursts (192 kHz). Samples queued afterwards carry FFDVB_AUDIO_FRAME_BYTES * link
+ * bytes each (four stereo samples of the faster link per 48 kHz sample); every count stays in
+ * 48 kHz samples. A change drops what is queued. Returns 0, or -errno when the device refuses
+ * the rate (the link stays as it was). Sound on a link other than 1 is not recorded. */
+#define FFDVB_AUDIO_LINK_MAX 4
+int ffdvb_output_audio_link(struct ffdvb_output *o, unsigned int link);
 /* Samples queued and not yet heard. The presenter's audio clock is built from this. */
 size_t ffdvb_output_audio_queued(struct ffdvb_output *o);
 /* Pause keeps what is queued (and stops the count going down); clear drops it. */

@@ -50,7 +50,7 @@ void ffdvbd_usage(FILE *out)
 		"      --no-audio           no sound device (sound is still timed)\n"
 		"      --audio-device NAME  the sound device: an ALSA PCM (default: ALSA's default,\n"
 		"                           else SDL's), or sdl:NAME for SDL's device NAME\n"
-		"      --audio-passthrough FORMATS  ac3, dts or ac3,dts: sent undecoded (IEC 61937)\n"
+		"      --audio-passthrough FORMATS  from ac3,dts,eac3: sent undecoded (IEC 61937)\n"
 		"                           to a digital sound device (S/PDIF, HDMI; default no)\n"
 		"      --audio-delay MS     lip-sync trim, -%d..%d: the sound comes MS later than the\n"
 		"                           picture (earlier when negative; default 0)\n"

@@ -107,7 +107,7 @@ const char *ffdvbd_deinterlace_name(enum ffdvb_deinterlace d)
 	return d == FFDVB_DEINTERLACE_FIELD ? "field" : d == FFDVB_DEINTERLACE_FRAME ? "frame" : "no";
 }
 
-/* "no", or a comma-separated list of ac3 and dts */
+/* "no", or a comma-separated list of ac3, dts and eac3 */
 static int set_passthrough(struct ffdvbd_adapter_options *a, const char *value, char *why,
 			   size_t whylen)
 {
@@ -124,22 +124,24 @@ static int set_passthrough(struct ffdvbd_adapter_options *a, const char *value, 
 			m |= FFDVB_PASS_AC3;
 		else if (n == 3 && !strncmp(p, "dts", 3))
 			m |= FFDVB_PASS_DTS;
+		else if (n == 4 && !strncmp(p, "eac3", 4))
+			m |= FFDVB_PASS_EAC3;
 		else
-			return BAD("expected no, or formats from ac3,dts");
+			return BAD("expected no, or formats from ac3,dts,eac3");
 		p += n + (p[n] == ',');
 	}
 	if (!m)
-		return BAD("expected no, or formats from ac3,dts");
+		return BAD("expected no, or formats from ac3,dts,eac3");
 	a->passthrough = m;
 	return 0;
 }
 
 const char *ffdvbd_passthrough_name(unsigned int m)
 {
-	return m == (FFDVB_PASS_AC3 | FFDVB_PASS_DTS) ? "ac3,dts"
-	       : m == FFDVB_PASS_AC3		      ? "ac3"
-	       : m == FFDVB_PASS_DTS		      ? "dts"
-							      : "no";
+	static const char *const names[8] = { "no", "ac3", "dts", "ac3,dts",
+					      "eac3", "ac3,eac3", "dts,eac3", "ac3,dts,eac3" };
+
+	return names[m & 7];
 }
 
 /* field (also yes: the default), frame, or no */

@@ -24,7 +24,7 @@ int ffdvbd_set_daemon_key(struct ffdvbd_options *o, const char *key, const char 
 /* "field", "frame" or "no", as the deinterlace key takes them */
 const char *ffdvbd_deinterlace_name(enum ffdvb_deinterlace d);
 
-/* "ac3", "dts", "ac3,dts" or "no", as the audio-passthrough key takes them */
+/* "no", or the formats ("ac3,dts,eac3") as the audio-passthrough key takes them */
 const char *ffdvbd_passthrough_name(unsigned int formats);
 
 /* "yes/no/true/false/on/off/1/0": 1 or 0, -1 for anything else */

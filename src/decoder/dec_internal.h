@@ -91,6 +91,8 @@ struct dec_stream {
 	unsigned int serial;    /* bumped by clear: older work is dropped */
 	int key_only;           /* wanted (set_state); the thread applies it to es */
 	int key_only_applied;
+	unsigned int pass;      /* audio: ES_PASS_* wanted (the presenter may drop E-AC-3) ... */
+	unsigned int pass_applied; /* ... and what the thread gave es */
 	int reset_pending;      /* clear: the thread resets es before its next packet */
 	/* output (decoding thread -> presenter) */
 	struct dec_frame *out_head, *out_tail;

@@ -45,9 +45,13 @@ static int stream_init(struct ffdvb_decoder *dec, enum ffdvb_stream which)
 	timeline_init(&s->tl, which == FFDVB_STREAM_VIDEO ? VIDEO_MAX_JUMP : AUDIO_MAX_JUMP,
 		      &dec->tl_shared);
 	s->es = es_new(&ec);
-	if (s->es && which == FFDVB_STREAM_AUDIO)
-		es_set_passthrough(s->es, (dec->cfg.passthrough & FFDVB_PASS_AC3 ? ES_PASS_AC3 : 0) |
-					  (dec->cfg.passthrough & FFDVB_PASS_DTS ? ES_PASS_DTS : 0));
+	if (s->es && which == FFDVB_STREAM_AUDIO) {
+		s->pass = (dec->cfg.passthrough & FFDVB_PASS_AC3 ? ES_PASS_AC3 : 0) |
+			  (dec->cfg.passthrough & FFDVB_PASS_DTS ? ES_PASS_DTS : 0) |
+			  (dec->cfg.passthrough & FFDVB_PASS_EAC3 ? ES_PASS_EAC3 : 0);
+		es_set_passthrough(s->es, s->pass);
+		s->pass_applied = s->pass;
+	}
 	return s->es ? 0 : -ENOMEM;
 }
 

@@ -153,7 +153,7 @@ void es_set_key_frames_only(struct es *es, int on)
 
 void es_set_passthrough(struct es *es, unsigned int formats)
 {
-	es->passthrough = formats & (ES_PASS_AC3 | ES_PASS_DTS);
+	es->passthrough = formats & (ES_PASS_AC3 | ES_PASS_DTS | ES_PASS_EAC3);
 }
 
 void es_get_stats(const struct es *es, struct es_stats *out)

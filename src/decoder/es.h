@@ -44,7 +44,10 @@ struct es_config {
  *  - video: frame->pts (90 kHz or AV_NOPTS_VALUE), frame->pict_type, width/height,
  *    sample_aspect_ratio, format; es_frame_info gives the rest;
  *  - audio: AV_SAMPLE_FMT_S16, FFDVB_AUDIO_CHANNELS interleaved, FFDVB_AUDIO_RATE,
- *    frame->nb_samples, frame->pts (90 kHz of the first sample or AV_NOPTS_VALUE). */
+ *    frame->nb_samples, frame->pts (90 kHz of the first sample or AV_NOPTS_VALUE); except
+ *    E-AC-3 bursts (info.passthrough), which need a link four times as fast: each of their
+ *    48 kHz samples is four stereo samples of 192 kHz, so the frame says 8 channels
+ *    and info.link 4. */
 struct es_frame_info {
 	int key;                 /* an I-frame / IDR (for VIDEO_FAST_FORWARD) */
 	int interlaced;          /* as decoded, before deinterlacing */
@@ -53,6 +56,8 @@ struct es_frame_info {
 	int64_t duration;        /* 90 kHz: frame period (video) or nb_samples length (audio) */
 	int passthrough;         /* audio: IEC 61937 bursts, to be played bit for bit (no volume,
 				    no mixing, no conversion) */
+	unsigned int link;       /* audio: the rate the sound device must run at, in multiples of
+				    48 kHz: 4 for E-AC-3 bursts, else 1 (or 0) */
 };
 typedef void (*es_frame_fn)(void *ctx, struct AVFrame *frame, const struct es_frame_info *info);
 
@@ -101,6 +106,7 @@ void es_set_key_frames_only(struct es *es, int on);
  * (es_spdif.c), when at 48 kHz; takes effect at the next unit. 0 = decode everything. */
 #define ES_PASS_AC3 1u
 #define ES_PASS_DTS 2u
+#define ES_PASS_EAC3 4u
 void es_set_passthrough(struct es *es, unsigned int formats);
 
 void es_get_stats(const struct es *es, struct es_stats *out);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Passthrough: AC-3 and DTS access units packed as IEC 61937 bursts by libavformat's spdif
- * muxer (writing into memory, one burst per unit) and handed on as 48 kHz S16 stereo frames
- * flagged es_frame_info.passthrough, so that nothing after us changes a bit of them: the AV
- * receiver behind the digital output decodes them. A burst lasts exactly as long as the sound
- * it carries (1536 samples for AC-3, the frame's for DTS), so its pts times it like decoded
- * sound. Only 48 kHz streams pass (the output runs at FFDVB_AUDIO_RATE); others are decoded.
- * See docs/audio.md. */
+/* Passthrough: AC-3, DTS and E-AC-3 access units packed as IEC 61937 bursts by libavformat's
+ * spdif muxer (writing into memory) and handed on as S16 frames flagged
+ * es_frame_info.passthrough, so that nothing after us changes a bit of them: the AV receiver
+ * behind the digital output decodes them. A burst lasts exactly as long as the sound it
+ * carries (1536 samples for AC-3 and E-AC-3, the frame's for DTS), so its pts times it like
+ * decoded sound. AC-3 and DTS bursts are 48 kHz stereo; E-AC-3's need a 192 kHz link, so
+ * their frames carry four stereo samples per 48 kHz sample (8 "channels", info.link 4). The
+ * muxer gathers E-AC-3 frames of fewer than 6 blocks into one burst: it then writes nothing
+ * for the first ones, whose pts is kept for the burst. Only 48 kHz streams pass; others are
+ * decoded. See docs/audio.md. */
 #include <libavformat/avformat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,7 @@ struct es_spdif {
 	AVFormatContext *fmt;
 	enum AVCodecID id;
 	int64_t n;          /* units written: the muxer's own (monotonic) timestamps */
+	int64_t pts;        /* of the first unit of a burst still being gathered */
 	uint8_t buf[BURST_MAX]; /* what the muxer wrote for the last unit */
 	size_t len;
 };
@@ -60,6 +64,7 @@ static struct es_spdif *spdif_open(enum AVCodecID id)
 	if (!sp || !iobuf || avformat_alloc_output_context2(&sp->fmt, NULL, "spdif", NULL) < 0)
 		goto fail;
 	sp->id = id;
+	sp->pts = AV_NOPTS_VALUE;
 	sp->fmt->pb = avio_alloc_context(iobuf, 4096, 1, sp, NULL, collect, NULL);
 	if (!sp->fmt->pb)
 		goto fail;
@@ -92,25 +97,35 @@ static int passes(const struct es *es)
 	if (sr != FFDVB_AUDIO_RATE)
 		return 0;
 	return (es->c.id == AV_CODEC_ID_AC3 && (es->passthrough & ES_PASS_AC3)) ||
-	       (es->c.id == AV_CODEC_ID_DTS && (es->passthrough & ES_PASS_DTS));
+	       (es->c.id == AV_CODEC_ID_DTS && (es->passthrough & ES_PASS_DTS)) ||
+	       (es->c.id == AV_CODEC_ID_EAC3 && (es->passthrough & ES_PASS_EAC3));
+}
+
+/* the link a format's bursts need, in multiples of 48 kHz (IEC 61937-3: E-AC-3 at four times
+ * the rate of its sound) */
+static unsigned int link_of(enum AVCodecID id)
+{
+	return id == AV_CODEC_ID_EAC3 ? 4 : 1;
 }
 
 static void emit(struct es *es, const uint8_t *burst, size_t len, int64_t pts)
 {
-	static AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
-	struct es_frame_info info = { .key = 1, .passthrough = 1 };
+	unsigned int link = link_of(es->spdif->id);
+	size_t bytes = FFDVB_AUDIO_FRAME_BYTES * link; /* per 48 kHz sample */
+	struct es_frame_info info = { .key = 1, .passthrough = 1, .link = link };
 	AVFrame *f = av_frame_alloc();
 
 	if (!f)
 		return;
 	f->format = AV_SAMPLE_FMT_S16;
 	f->sample_rate = FFDVB_AUDIO_RATE;
-	f->nb_samples = (int)(len / FFDVB_AUDIO_FRAME_BYTES);
-	if (av_channel_layout_copy(&f->ch_layout, &stereo) < 0 || av_frame_get_buffer(f, 0) < 0) {
+	f->nb_samples = (int)(len / bytes);
+	av_channel_layout_default(&f->ch_layout, (int)(FFDVB_AUDIO_CHANNELS * link));
+	if (av_frame_get_buffer(f, 0) < 0) {
 		av_frame_free(&f);
 		return;
 	}
-	memcpy(f->data[0], burst, (size_t)f->nb_samples * FFDVB_AUDIO_FRAME_BYTES);
+	memcpy(f->data[0], burst, (size_t)f->nb_samples * bytes);
 	if (pts != AV_NOPTS_VALUE) /* else continued from the previous bursts */
 		es_audio_anchor(es, pts);
 	f->pts = es_audio_next_pts(es);
@@ -144,16 +159,19 @@ int es_spdif_unit(struct es *es, const uint8_t *data, size_t len, int64_t pts)
 	pkt->size = (int)len;
 	pkt->pts = pkt->dts = sp->n++;
 	pkt->duration = 1;
+	if (sp->len || sp->pts == AV_NOPTS_VALUE) /* the previous unit made a burst: a new one */
+		sp->pts = pts;
 	sp->len = 0;
 	ret = av_write_frame(sp->fmt, pkt);
 	avio_flush(sp->fmt->pb);
 	pkt->data = NULL;
 	pkt->size = 0;
-	if (ret < 0 || sp->len % FFDVB_AUDIO_FRAME_BYTES) {
+	if (ret < 0 || sp->len % (FFDVB_AUDIO_FRAME_BYTES * link_of(sp->id))) {
 		es->st.decode_errors++; /* a unit the muxer refused: skipped like a bad frame */
+		sp->pts = AV_NOPTS_VALUE; /* the next unit starts a burst */
 		return 1;
 	}
 	if (sp->len)
-		emit(es, sp->buf, sp->len, pts);
+		emit(es, sp->buf, sp->len, sp->pts);
 	return 1;
 }

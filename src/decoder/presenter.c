@@ -15,6 +15,7 @@
 
 #include <libavutil/frame.h>
 
+#include "ffdvb/log.h"
 #include "dec_internal.h"
 
 #define TICKS_PER_S 90000
@@ -54,8 +55,10 @@ struct pres {
 	int64_t ahead;             /* pictures go up this much before their time (90 kHz): the
 				      display's latency and the lip-sync trim */
 	int64_t display_ticks;     /* the display's part */
+	unsigned int link;         /* the sound device's rate in 48 kHz units: 1, 4 for E-AC-3 */
+	unsigned int link_refused; /* a link the device would not take */
 	int16_t *mixbuf;
-	size_t mixcap;
+	size_t mixcap;             /* in bytes */
 
 	/* picture */
 	struct dec_frame *shown;   /* on screen (owned), NULL = none/black */
@@ -262,15 +265,23 @@ static uint64_t video_play(struct pres *p, uint64_t now, int64_t clock)
 
 /* ---- sound ---------------------------------------------------------------------------- */
 
+/* bytes of nb samples on the device's link */
+static size_t sound_bytes(const struct pres *p, size_t nb)
+{
+	return nb * FFDVB_AUDIO_FRAME_BYTES * p->link;
+}
+
 static int16_t *mix_space(struct pres *p, size_t nb)
 {
-	if (nb > p->mixcap) {
-		int16_t *n = realloc(p->mixbuf, nb * FFDVB_AUDIO_FRAME_BYTES);
+	size_t bytes = sound_bytes(p, nb);
+
+	if (bytes > p->mixcap) {
+		int16_t *n = realloc(p->mixbuf, bytes);
 
 		if (!n)
 			return NULL;
 		p->mixbuf = n;
-		p->mixcap = nb;
+		p->mixcap = bytes;
 	}
 	return p->mixbuf;
 }
@@ -290,14 +301,14 @@ static void queue_sound(struct pres *p, const int16_t *src, size_t nb, int64_t p
 	if (!buf || !nb)
 		return;
 	if (src && mix == MIX_BITEXACT && st.mute) {
-		memset(buf, 0, nb * FFDVB_AUDIO_FRAME_BYTES);
+		memset(buf, 0, sound_bytes(p, nb));
 	} else if (src) {
-		memcpy(buf, src, nb * FFDVB_AUDIO_FRAME_BYTES);
+		memcpy(buf, src, sound_bytes(p, nb));
 		if (mix != MIX_BITEXACT)
 			audio_mix(buf, nb, st.channel, mix == MIX_FULL_VOLUME ? 255 : st.volume_left,
 				  mix == MIX_FULL_VOLUME ? 255 : st.volume_right, st.mute);
 	} else {
-		memset(buf, 0, nb * FFDVB_AUDIO_FRAME_BYTES);
+		memset(buf, 0, sound_bytes(p, nb));
 	}
 	p->audio_end_x16 += (int64_t)nb * X16_PER_SAMPLE;
 	dec->stats.audio_samples_played += nb;
@@ -324,6 +335,36 @@ static size_t audio_target(const struct pres *p)
 	return AUDIO_TARGET + extra < AUDIO_TARGET_MAX ? AUDIO_TARGET + extra : AUDIO_TARGET_MAX;
 }
 
+/* The device to the link frame f needs (E-AC-3 bursts: 192 kHz; lock held): what it held is
+ * dropped, the sound goes on from the clock. A device that refuses the rate gets E-AC-3
+ * decoded from the next unit on (the stream thread applies s->pass), and its bursts already
+ * decoded are dropped. 1 if the link changed, 0 if it was right, -1 if f cannot be played. */
+static int set_link(struct pres *p, struct dec_stream *s, const struct dec_frame *f, int64_t clock)
+{
+	unsigned int link = f->info.link > 1 ? f->info.link : 1;
+	int r;
+
+	if (link == p->link)
+		return 0;
+	if (link == p->link_refused)
+		return -1;
+	pthread_mutex_unlock(&p->dec->lock);
+	r = ffdvb_output_audio_link(p->out, link);
+	pthread_mutex_lock(&p->dec->lock);
+	if (r < 0) {
+		if (s->pass & ES_PASS_EAC3)
+			ffdvb_log(FFDVB_LOG_WARNING, "decoder: the sound device cannot take E-AC-3 "
+				  "bursts (%u Hz): E-AC-3 is decoded", FFDVB_AUDIO_RATE * link);
+		s->pass &= ~ES_PASS_EAC3;
+		p->link_refused = link;
+		return -1;
+	}
+	p->link = link;
+	p->audio_end_x16 = clock * 16; /* nothing queued any more */
+	p->dec->audio_out_queued = 0;
+	return 1;
+}
+
 /* Keeps audio_target() samples in the device; silence fills gaps, overlaps are cut. */
 static void feed_sound(struct pres *p, int64_t clock)
 {
@@ -338,7 +379,20 @@ static void feed_sound(struct pres *p, int64_t clock)
 		struct dec_frame *f = s->out_head;
 		size_t left = (size_t)f->frame->nb_samples - f->used;
 		int64_t at_x16 = f->tl * 16 + (int64_t)f->used * X16_PER_SAMPLE;
-		int64_t gap = (at_x16 - p->audio_end_x16) / 16;
+		int64_t gap;
+		unsigned int serial = s->serial;
+
+		int link = set_link(p, s, f, clock);
+
+		if (s->serial != serial)
+			break; /* a clear while unlocked freed f; the next turn starts over */
+		if (link < 0) {
+			dec_frame_free(pop(s));
+			continue;
+		}
+		if (link)
+			queued = 0;
+		gap = (at_x16 - p->audio_end_x16) / 16;
 
 		if (p->audio_resync) {
 			int64_t end = (at_x16 + (int64_t)left * X16_PER_SAMPLE) / 16;
@@ -371,9 +425,7 @@ static void feed_sound(struct pres *p, int64_t clock)
 			p->audio_end_x16 = at_x16; /* beyond repair: follow the stream */
 			p->dec->stats.discontinuities++;
 		}
-		unsigned int serial = s->serial;
-
-		queue_sound(p, (const int16_t *)f->frame->data[0] + 2 * f->used, left,
+		queue_sound(p, (const int16_t *)f->frame->data[0] + 2 * p->link * f->used, left,
 			    f->used ? -1 : f->pts33,
 			    f->info.passthrough ? MIX_BITEXACT
 			    : is_ac3(p->dec)    ? MIX_FULL_VOLUME
@@ -665,7 +717,7 @@ static void turn(struct pres *p)
 void *dec_presenter_main(void *arg)
 {
 	struct ffdvb_decoder *dec = arg;
-	struct pres p = { .dec = dec, .virtual_clock = dec->cfg.output.virtual_clock &&
+	struct pres p = { .dec = dec, .link = 1, .virtual_clock = dec->cfg.output.virtual_clock &&
 				       dec->cfg.output.kind == FFDVB_OUTPUT_NONE };
 	struct ffdvb_output *out = ffdvb_output_new(&dec->cfg.output);
 

@@ -166,6 +166,7 @@ void *dec_stream_main(void *arg)
 		struct frame_ctx fc = { s, s->serial, 0 };
 		int reset = s->reset_pending;
 		int key_only = s->key_only;
+		unsigned int pass = s->pass;
 
 		if (!p)
 			break;
@@ -192,6 +193,10 @@ void *dec_stream_main(void *arg)
 		if (key_only != s->key_only_applied) {
 			es_set_key_frames_only(s->es, key_only);
 			s->key_only_applied = key_only;
+		}
+		if (pass != s->pass_applied) {
+			es_set_passthrough(s->es, pass);
+			s->pass_applied = pass;
 		}
 		if (p->raw_still) {
 			fc.still = 1;

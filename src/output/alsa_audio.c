@@ -13,7 +13,7 @@
 #include "alsa_audio.h"
 
 #define BUFFER_US 50000        /* the device's buffer: 50 ms, in periods of a quarter */
-#define QUEUE_MAX (FFDVB_AUDIO_RATE * 10) /* samples queued beyond the device: 10 s at most */
+#define QUEUE_SECONDS 10 /* queued beyond the device at most */
 
 struct alsa_audio {
 	snd_pcm_t *pcm;
@@ -23,6 +23,7 @@ struct alsa_audio {
 	int16_t *q;                  /* the queue: a ring of cap samples (stereo frames) */
 	size_t cap, head, fill;
 	snd_pcm_uframes_t period;
+	unsigned int rate;           /* FFDVB_AUDIO_RATE, or a multiple for E-AC-3 bursts */
 	int can_pause, paused, quit;
 	uint64_t device_delay;       /* frames the device held at the last look */
 	uint64_t underruns;
@@ -65,7 +66,7 @@ static void *writer(void *arg)
 			struct timespec ts;
 
 			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += (long)(a->period * 500000000ull / FFDVB_AUDIO_RATE);
+			ts.tv_nsec += (long)(a->period * 500000000ull / a->rate);
 			ts.tv_sec += ts.tv_nsec / 1000000000;
 			ts.tv_nsec %= 1000000000;
 			pthread_cond_timedwait(&a->cond, &a->lock, &ts);
@@ -98,7 +99,7 @@ static int configure(struct alsa_audio *a)
 	snd_pcm_hw_params_t *hw;
 	snd_pcm_sw_params_t *sw;
 	int r = snd_pcm_set_params(a->pcm, SND_PCM_FORMAT_S16, SND_PCM_ACCESS_RW_INTERLEAVED,
-				   FFDVB_AUDIO_CHANNELS, FFDVB_AUDIO_RATE, 1, BUFFER_US);
+				   FFDVB_AUDIO_CHANNELS, a->rate, 1, BUFFER_US);
 
 	if (r < 0 || (r = snd_pcm_get_params(a->pcm, &buffer, &a->period)) < 0)
 		return r;
@@ -122,7 +123,8 @@ int alsa_audio_open(struct alsa_audio **out, const char *name, char *why, size_t
 	if (!a)
 		return -ENOMEM;
 	snd_lib_error_set_handler(quiet);
-	a->cap = FFDVB_AUDIO_RATE; /* 1 s to start with; grows up to QUEUE_MAX */
+	a->rate = FFDVB_AUDIO_RATE;
+	a->cap = FFDVB_AUDIO_RATE; /* 1 s to start with; grows up to QUEUE_SECONDS */
 	a->q = malloc(a->cap * FFDVB_AUDIO_FRAME_BYTES);
 	if (!a->q) {
 		free(a);
@@ -174,14 +176,16 @@ static int make_room(struct alsa_audio *a, size_t nb)
 {
 	if (a->fill + nb <= a->cap)
 		return 0;
-	if (a->fill + nb > QUEUE_MAX)
+	size_t max = (size_t)a->rate * QUEUE_SECONDS;
+
+	if (a->fill + nb > max)
 		return -ENOBUFS;
 	size_t cap = a->cap;
 
 	while (cap < a->fill + nb)
 		cap *= 2;
-	if (cap > QUEUE_MAX)
-		cap = QUEUE_MAX;
+	if (cap > max)
+		cap = max;
 	int16_t *q = malloc(cap * FFDVB_AUDIO_FRAME_BYTES);
 
 	if (!q)
@@ -274,4 +278,24 @@ uint64_t alsa_audio_underruns(struct alsa_audio *a)
 
 	pthread_mutex_unlock(&a->lock);
 	return n;
+}
+
+int alsa_audio_set_rate(struct alsa_audio *a, unsigned int rate)
+{
+	unsigned int old = a->rate;
+	int r;
+
+	pthread_mutex_lock(&a->lock);
+	a->fill = 0;
+	a->head = 0;
+	snd_pcm_drop(a->pcm);
+	a->rate = rate;
+	r = configure(a);
+	if (r < 0) { /* back to what worked */
+		a->rate = old;
+		configure(a);
+	}
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	return r;
 }

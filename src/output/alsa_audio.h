@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ALSA sound for the outputs with real devices (alsa_audio.c): interleaved S16 stereo at
- * FFDVB_AUDIO_RATE, queued without blocking, with the device's own delay known. */
+ * FFDVB_AUDIO_RATE (or a multiple: alsa_audio_set_rate), queued without blocking, with the
+ * device's own delay known. Counts are in samples at the device's rate. */
 #ifndef FFDVB_ALSA_AUDIO_H
 #define FFDVB_ALSA_AUDIO_H
 
@@ -15,6 +16,9 @@ struct alsa_audio;
  * libasound's reason in why. */
 int alsa_audio_open(struct alsa_audio **a, const char *name, char *why, size_t whylen);
 void alsa_audio_close(struct alsa_audio *a);
+/* Drops what is queued and runs the device at rate Hz from now on: 0, or the libasound error
+ * (the device keeps its rate). */
+int alsa_audio_set_rate(struct alsa_audio *a, unsigned int rate);
 /* 0, -ENOBUFS beyond 10 s queued, -ENOMEM */
 int alsa_audio_queue(struct alsa_audio *a, const int16_t *samples, size_t nb);
 /* samples queued and not yet heard: the queue plus what the device holds (*device, if not

@@ -299,6 +299,7 @@ static const struct output_backend drm_backend = {
 	.audio_queued = sdl_audio_queued,
 	.audio_pause = sdl_audio_pause,
 	.audio_clear = sdl_audio_clear,
+	.audio_link = sdl_audio_link,
 	.audio_device_ns = sdl_audio_device_ns,
 	.video_latency_ns = drm_latency,
 };

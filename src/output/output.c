@@ -87,6 +87,7 @@ struct ffdvb_output *ffdvb_output_new(const struct ffdvb_output_config *cfg)
 		return NULL;
 	o->cfg = *cfg;
 	o->info = default_info;
+	o->audio_link = 1;
 	o->out_w = cfg->width ? cfg->width : DEFAULT_WIDTH;
 	o->out_h = cfg->height ? cfg->height : DEFAULT_HEIGHT;
 	ret = -pthread_mutex_init(&o->lock, NULL);
@@ -342,10 +343,28 @@ int ffdvb_output_audio_queue(struct ffdvb_output *o, const int16_t *samples, siz
 	uint64_t ahead = o->backend->audio_queued(o);
 	uint64_t now = o->backend->now(o);
 	int ret = o->backend->audio_queue(o, samples, nb);
-	if (ret || !o->cfg.record)
+	if (ret || !o->cfg.record || o->audio_link != 1) /* the record holds 48 kHz stereo */
 		return ret;
 	return record_sound(&o->rec, now + vaudio_ns(ahead), !o->audio_paused, ahead, pts,
 			    samples, nb);
+}
+
+int ffdvb_output_audio_link(struct ffdvb_output *o, unsigned int link)
+{
+	if (!o || link < 1 || link > FFDVB_AUDIO_LINK_MAX)
+		return -EINVAL;
+	if (link == o->audio_link)
+		return 0;
+	int ret = o->backend->audio_link ? o->backend->audio_link(o, link) : 0;
+
+	if (ret)
+		return ret;
+	if (!o->backend->audio_link)
+		o->backend->audio_clear(o);
+	o->audio_link = link;
+	if (o->cfg.record)
+		record_sound_clear(&o->rec);
+	return 0;
 }
 
 size_t ffdvb_output_audio_queued(struct ffdvb_output *o)

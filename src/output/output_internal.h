@@ -120,6 +120,8 @@ struct output_backend {
 	uint64_t (*audio_queued)(struct ffdvb_output *o);
 	void (*audio_pause)(struct ffdvb_output *o, int pause);
 	void (*audio_clear)(struct ffdvb_output *o);
+	/* optional (NULL: any link; the sound is only timed): see ffdvb_output_audio_link() */
+	int (*audio_link)(struct ffdvb_output *o, unsigned int link);
 	/* optional (NULL: 0): see ffdvb_output_latency() */
 	uint64_t (*audio_device_ns)(struct ffdvb_output *o);
 	uint64_t (*video_latency_ns)(struct ffdvb_output *o);
@@ -143,6 +145,7 @@ struct ffdvb_output {
 	/* --- owner thread only --- */
 	uint64_t frame_gen;             /* bumped by every ffdvb_output_show() */
 	int audio_paused;
+	unsigned int audio_link;        /* ffdvb_output_audio_link() */
 	struct record rec;              /* own lock; used when cfg.record */
 };
 

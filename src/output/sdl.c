@@ -274,6 +274,7 @@ static const struct output_backend sdl_backend = {
 	.audio_queued = sdl_audio_queued,
 	.audio_pause = sdl_audio_pause,
 	.audio_clear = sdl_audio_clear, .audio_device_ns = sdl_audio_device_ns,
+	.audio_link = sdl_audio_link,
 	.video_latency_ns = sdl_latency,
 };
 static const struct output_backend sdl_fullscreen_backend = {
@@ -281,6 +282,7 @@ static const struct output_backend sdl_fullscreen_backend = {
 	.wait_until = sdl_wait_until, .present = sdl_present, .audio_queue = sdl_audio_queue,
 	.audio_queued = sdl_audio_queued, .audio_pause = sdl_audio_pause,
 	.audio_clear = sdl_audio_clear, .audio_device_ns = sdl_audio_device_ns,
+	.audio_link = sdl_audio_link,
 	.video_latency_ns = sdl_latency,
 };
 static const struct output_backend sdl_kmsdrm_backend = {
@@ -288,6 +290,7 @@ static const struct output_backend sdl_kmsdrm_backend = {
 	.wait_until = sdl_wait_until, .present = sdl_present, .audio_queue = sdl_audio_queue,
 	.audio_queued = sdl_audio_queued, .audio_pause = sdl_audio_pause,
 	.audio_clear = sdl_audio_clear, .audio_device_ns = sdl_audio_device_ns,
+	.audio_link = sdl_audio_link,
 	.video_latency_ns = sdl_latency,
 };
 

@@ -4,7 +4,8 @@
  * says "sdl:NAME" or SDL_AUDIODRIVER chooses an SDL driver; SDL's push-mode device
  * (SDL_QueueAudio) where ALSA has no default device (a desktop with another sound server).
  * Without a device (cfg.audio 0, none to open), the virtual device of vaudio.c keeps the sound
- * timed on the monotonic clock. */
+ * timed on the monotonic clock. On a faster link (E-AC-3 bursts, ffdvb_output_audio_link) the
+ * device runs at link * 48 kHz and every count here is converted back to 48 kHz samples. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,36 +38,83 @@ static int open_alsa(struct ffdvb_output *o, struct sdl_audio *a)
 	return -1;
 }
 
+/* SDL's device at link * 48 kHz (SDL converts where the device wants another format) */
+static SDL_AudioDeviceID open_sdl_device(struct sdl_audio *a, unsigned int link)
+{
+	SDL_AudioSpec want = {
+		.freq = (int)(FFDVB_AUDIO_RATE * link), .format = AUDIO_S16SYS,
+		.channels = FFDVB_AUDIO_CHANNELS, .samples = (Uint16)(DEVICE_PERIOD * link),
+	}, have;
+	SDL_AudioDeviceID dev = SDL_OpenAudioDevice(a->sdl_name, 0, &want, &have, 0);
+
+	if (dev) {
+		a->period = have.samples;
+		SDL_PauseAudioDevice(dev, 0);
+	}
+	return dev;
+}
+
 int sdl_audio_open(struct ffdvb_output *o, struct sdl_audio *a)
 {
 	vaudio_init(&a->virt, output_monotonic_ns());
+	a->link = 1;
 	if (!o->cfg.audio)
 		return 0;
 	int alsa = open_alsa(o, a);
 
 	if (alsa)
 		return 0;
-	const char *sdl_name = !strncmp(o->cfg.audio_device, "sdl:", 4) && o->cfg.audio_device[4]
-				       ? o->cfg.audio_device + 4 : NULL;
+	a->sdl_name = !strncmp(o->cfg.audio_device, "sdl:", 4) && o->cfg.audio_device[4]
+			      ? o->cfg.audio_device + 4 : NULL;
 
 	if (SDL_InitSubSystem(SDL_INIT_AUDIO)) {
 		ffdvb_log(FFDVB_LOG_WARNING, "output: no SDL audio (%s): sound is timed, not heard",
 			SDL_GetError());
 		return 0;
 	}
-	SDL_AudioSpec want = {
-		.freq = FFDVB_AUDIO_RATE, .format = AUDIO_S16SYS,
-		.channels = FFDVB_AUDIO_CHANNELS, .samples = DEVICE_PERIOD,
-	}, have;
-	a->dev = SDL_OpenAudioDevice(sdl_name, 0, &want, &have, 0);
+	a->dev = open_sdl_device(a, 1);
 	if (!a->dev) {
 		ffdvb_log(FFDVB_LOG_WARNING, "output: no sound device (%s): sound is timed, not heard",
 			SDL_GetError());
 		SDL_QuitSubSystem(SDL_INIT_AUDIO);
 		return 0;
 	}
-	a->period = have.samples;
-	SDL_PauseAudioDevice(a->dev, 0);
+	return 0;
+}
+
+int sdl_audio_link(struct ffdvb_output *o, unsigned int link)
+{
+	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
+
+	if (a->alsa) {
+		int r = alsa_audio_set_rate(a->alsa, FFDVB_AUDIO_RATE * link);
+
+		if (r < 0) {
+			ffdvb_log(FFDVB_LOG_WARNING, "output: the ALSA device refuses %u Hz: %s",
+				FFDVB_AUDIO_RATE * link, strerror(-r));
+			return r;
+		}
+	} else if (a->dev) {
+		SDL_AudioDeviceID dev;
+
+		SDL_CloseAudioDevice(a->dev); /* only one open at a time on most devices */
+		a->dev = 0;
+		dev = open_sdl_device(a, link);
+		if (!dev) {
+			ffdvb_log(FFDVB_LOG_WARNING, "output: the SDL device refuses %u Hz: %s",
+				FFDVB_AUDIO_RATE * link, SDL_GetError());
+			a->dev = open_sdl_device(a, a->link);
+			return -EIO;
+		}
+		a->dev = dev;
+	} else {
+		vaudio_clear(&a->virt, output_monotonic_ns());
+	}
+	if (a->alsa || a->dev)
+		ffdvb_log(FFDVB_LOG_NOTICE, "output: sound device at %u Hz%s", FFDVB_AUDIO_RATE * link,
+			link > 1 ? " (E-AC-3 bursts)" : "");
+	a->link = link;
+	a->device_frames = 0;
 	return 0;
 }
 
@@ -85,14 +133,14 @@ int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb)
 {
 	struct sdl_audio *a = o->priv; /* the first member of the backend's state */
 	if (a->alsa)
-		return alsa_audio_queue(a->alsa, samples, nb);
+		return alsa_audio_queue(a->alsa, samples, nb * a->link);
 	if (!a->dev) {
 		vaudio_queue(&a->virt, output_monotonic_ns(), nb);
 		return 0;
 	}
-	if (nb > UINT32_MAX / FFDVB_AUDIO_FRAME_BYTES)
+	if (nb > UINT32_MAX / FFDVB_AUDIO_FRAME_BYTES / FFDVB_AUDIO_LINK_MAX)
 		return -EINVAL;
-	if (SDL_QueueAudio(a->dev, samples, (Uint32)(nb * FFDVB_AUDIO_FRAME_BYTES))) {
+	if (SDL_QueueAudio(a->dev, samples, (Uint32)(nb * FFDVB_AUDIO_FRAME_BYTES * a->link))) {
 		ffdvb_log(FFDVB_LOG_ERR, "output: SDL_QueueAudio: %s", SDL_GetError());
 		return -EIO;
 	}
@@ -105,19 +153,21 @@ uint64_t sdl_audio_queued(struct ffdvb_output *o)
 	if (a->alsa) {
 		uint64_t device, q = alsa_audio_queued(a->alsa, &device);
 
+		device /= a->link;
 		if (device) /* the latency while sound plays, smoothed (a drain ends at 0) */
 			a->device_frames = a->device_frames ? a->device_frames + device / 16 -
 								      a->device_frames / 16 : device;
-		return q;
+		return q / a->link;
 	}
 	if (!a->dev)
 		return vaudio_queued(&a->virt, output_monotonic_ns());
-	uint64_t q = SDL_GetQueuedAudioSize(a->dev) / FFDVB_AUDIO_FRAME_BYTES;
+	uint64_t q = SDL_GetQueuedAudioSize(a->dev) / (FFDVB_AUDIO_FRAME_BYTES * a->link);
+	uint64_t period = (uint64_t)a->period / a->link;
 	/* SDL's queue does not count the period the device is playing: assume one, as long as
 	 * something is queued (ffplay's callback makes the same kind of assumption) */
 	if (q)
-		a->device_frames = (uint64_t)a->period;
-	return q ? q + (uint64_t)a->period : 0;
+		a->device_frames = period;
+	return q ? q + period : 0;
 }
 
 uint64_t sdl_audio_device_ns(struct ffdvb_output *o)

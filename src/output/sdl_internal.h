@@ -14,7 +14,9 @@ struct sdl_audio {
 	struct alsa_audio *alsa; /* the ALSA device, or NULL: */
 	SDL_AudioDeviceID dev;  /* the SDL device, or 0: the virtual one times the sound */
 	uint64_t device_frames; /* what the device holds beyond the queue while playing */
-	int period;             /* samples the device holds beyond SDL's queue */
+	int period;             /* samples the device holds beyond SDL's queue (device rate) */
+	unsigned int link;      /* the device runs at link * FFDVB_AUDIO_RATE (sdl_audio_link) */
+	const char *sdl_name;   /* the SDL device asked for, NULL = SDL's default */
 	struct vaudio virt;
 };
 
@@ -51,6 +53,7 @@ int sdl_audio_queue(struct ffdvb_output *o, const int16_t *samples, size_t nb);
 uint64_t sdl_audio_queued(struct ffdvb_output *o);
 void sdl_audio_pause(struct ffdvb_output *o, int pause);
 void sdl_audio_clear(struct ffdvb_output *o);
+int sdl_audio_link(struct ffdvb_output *o, unsigned int link);
 /* the sound the device itself held at the last sdl_audio_queued(), in ns */
 uint64_t sdl_audio_device_ns(struct ffdvb_output *o);
 

@@ -135,11 +135,12 @@ static void semantics(void)
 			       o.adapters[1].deinterlace == FFDVB_DEINTERLACE_FIELD &&
 			       o.adapters[2].deinterlace == FFDVB_DEINTERLACE_FRAME &&
 			       o.adapters[3].deinterlace == FFDVB_DEINTERLACE_OFF);
-	CHECK_LABELLED("audio-passthrough: ac3,dts; dts; no",
-		       load("[adapter0]\naudio-passthrough = ac3,dts\n[adapter1]\n"
+	CHECK_LABELLED("audio-passthrough: ac3,dts,eac3; dts; no",
+		       load("[adapter0]\naudio-passthrough = ac3,dts,eac3\n[adapter1]\n"
 			    "audio-passthrough = dts\n[adapter2]\naudio-passthrough = no\n",
 			    &o, err, sizeof(err)) == 0 && o.n_adapters == 3 &&
-			       o.adapters[0].passthrough == (FFDVB_PASS_AC3 | FFDVB_PASS_DTS) &&
+			       o.adapters[0].passthrough ==
+				       (FFDVB_PASS_AC3 | FFDVB_PASS_DTS | FFDVB_PASS_EAC3) &&
 			       o.adapters[1].passthrough == FFDVB_PASS_DTS &&
 			       o.adapters[2].passthrough == 0);
 	CHECK_LABELLED("audio-passthrough: other formats refused",

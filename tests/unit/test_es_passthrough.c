@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Passthrough (es_set_passthrough): AC-3 and DTS through the card's path come out as IEC 61937
- * bursts in 48 kHz S16 stereo: every burst starts with Pa Pb (F872 4E1F as little-endian
- * words), says its data type (1 AC-3, 11 DTS type I) and length, and the payloads put together
- * are byte for byte the stream's own frames (ffmpeg -c copy of the same file); one burst per
- * frame, lasting as long as the frame's sound, the chunk pts continuous. E-AC-3 with only AC-3
+/* Passthrough (es_set_passthrough): AC-3, DTS and E-AC-3 through the card's path come out as
+ * IEC 61937 bursts in S16 stereo (48 kHz; E-AC-3 192 kHz, four stereo samples per 48 kHz
+ * sample): every burst starts with Pa Pb (F872 4E1F as little-endian words), says its data
+ * type (1 AC-3, 11 DTS type I, 21 E-AC-3) and length, and the payloads put together are byte
+ * for byte the stream's own frames (ffmpeg -c copy of the same file); one burst per frame,
+ * lasting as long as the frame's sound, the chunk pts continuous. E-AC-3 with only AC-3
  * passing, and AC-3 with passthrough off, are decoded as before. */
 #include "test_es_util.h"
 
@@ -38,7 +39,7 @@ struct bursts {
 static void read_bursts(const struct collect *c, int type, struct bursts *b)
 {
 	const uint8_t *s = (const uint8_t *)c->pcm;
-	size_t len = c->nsamples * 4;
+	size_t len = c->pcm_bytes;
 
 	memset(b, 0, sizeof(*b));
 	b->payload = malloc(len);
@@ -48,7 +49,8 @@ static void read_bursts(const struct collect *c, int type, struct bursts *b)
 			off += 4;
 			continue;
 		}
-		size_t bytes = (size_t)(s[off + 6] | s[off + 7] << 8) / 8;
+		size_t pd = (size_t)(s[off + 6] | s[off + 7] << 8);
+		size_t bytes = type == 21 ? pd : pd / 8; /* E-AC-3's length is in bytes, not bits */
 
 		b->n++;
 		b->bad_type += (s[off + 4] & 0x1F) != type;
@@ -131,7 +133,9 @@ int main(void)
 	check_pass("sd_mpeg2_ac3.ts", "ac3", ES_PASS_AC3, 1, 1536);
 	check_pass("sd_mpeg2_ac3.mpg", "ac3", ES_PASS_AC3 | ES_PASS_DTS, 1, 1536);
 	check_pass("dts.ts", "dts", ES_PASS_DTS, 11, 512);
+	check_pass("eac3.ts", "eac3", ES_PASS_EAC3, 21, 1536);
 	check_decoded("eac3.ts", ES_PASS_AC3 | ES_PASS_DTS);
+	check_decoded("sd_mpeg2_ac3.ts", ES_PASS_EAC3);
 	check_decoded("sd_mpeg2_ac3.ts", ES_PASS_DTS);
 	check_decoded("dts.ts", ES_PASS_AC3);
 	return finish("test_es_passthrough");

@@ -34,12 +34,13 @@ struct vframe {
 
 struct collect {
 	struct vframe *v;
-	size_t nv, capv, cap_pcm, cap_chunks; /* arrays grow by doubling */
-	int16_t *pcm;      /* interleaved stereo */
-	size_t nsamples;   /* per channel */
+	size_t nv, capv, cap_pcm, cap_chunks; /* arrays grow by doubling; cap_pcm in bytes */
+	int16_t *pcm;      /* interleaved stereo (four stereo samples per sample on a link of 4) */
+	size_t nsamples;   /* per channel, at 48 kHz */
+	size_t pcm_bytes;
 	struct { int64_t pts, duration; size_t first, nb; } *chunk;
 	size_t nchunks;
-	int bad_format;    /* audio frames not S16 / stereo / 48 kHz */
+	int bad_format;    /* audio frames not S16 / stereo / 48 kHz (on their link) */
 };
 
 static inline void frame_md5(const AVFrame *f, char out[33])
@@ -86,14 +87,18 @@ static inline void on_frame(void *ctx, AVFrame *f, const struct es_frame_info *i
 			v->luma = n ? (int)(sum / n) : 0;
 		}
 	} else {
-		if (f->format != AV_SAMPLE_FMT_S16 || f->ch_layout.nb_channels != 2 ||
+		unsigned int link = info->link > 1 ? info->link : 1;
+		size_t bytes = (size_t)f->nb_samples * 4 * link;
+
+		if (f->format != AV_SAMPLE_FMT_S16 || f->ch_layout.nb_channels != 2 * (int)link ||
 		    f->sample_rate != FFDVB_AUDIO_RATE)
 			c->bad_format++;
-		if (c->nsamples + (size_t)f->nb_samples > c->cap_pcm) {
-			c->cap_pcm = 2 * (c->nsamples + (size_t)f->nb_samples);
-			c->pcm = realloc(c->pcm, c->cap_pcm * 4);
+		if (c->pcm_bytes + bytes > c->cap_pcm) {
+			c->cap_pcm = 2 * (c->pcm_bytes + bytes);
+			c->pcm = realloc(c->pcm, c->cap_pcm);
 		}
-		memcpy(c->pcm + 2 * c->nsamples, f->data[0], (size_t)f->nb_samples * 4);
+		memcpy((uint8_t *)c->pcm + c->pcm_bytes, f->data[0], bytes);
+		c->pcm_bytes += bytes;
 		if (c->nchunks == c->cap_chunks) {
 			c->cap_chunks = c->cap_chunks ? 2 * c->cap_chunks : 64;
 			c->chunk = realloc(c->chunk, c->cap_chunks * sizeof(*c->chunk));
