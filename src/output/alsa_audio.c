@@ -10,13 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ffdvb/log.h"
 #include "alsa_audio.h"
 
 #define BUFFER_US 50000        /* the device's buffer: 50 ms, in periods of a quarter */
+/* ... and at a faster rate (E-AC-3 bursts, which volume and mute do not touch, so nothing
+   needs a quick reaction): 200 ms, since a starved device repeats its buffer to the receiver,
+   which a burst stream turns into dropouts (seen at 192 kHz in a loaded qemu guest) */
+#define FAST_BUFFER_US 200000
 #define QUEUE_SECONDS 10 /* queued beyond the device at most */
 
 struct alsa_audio {
 	snd_pcm_t *pcm;
+	char name[256];              /* of the device, to open it again at another rate */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -26,7 +32,7 @@ struct alsa_audio {
 	unsigned int rate;           /* FFDVB_AUDIO_RATE, or a multiple for E-AC-3 bursts */
 	int can_pause, paused, quit;
 	uint64_t device_delay;       /* frames the device held at the last look */
-	uint64_t underruns;
+	uint64_t underruns, underruns_logged;
 };
 
 /* libasound prints its errors on stderr by default (a missing card is a screenful) */
@@ -38,8 +44,13 @@ static void quiet(const char *file, int line, const char *func, int err, const c
 /* lock held: an underrun or a suspend is repaired; 0 if the device can take data again */
 static int recover(struct alsa_audio *a, int err)
 {
-	if (err == -EPIPE)
-		a->underruns++;
+	if (err == -EPIPE && ++a->underruns == a->underruns_logged * 10 + 1) {
+		/* 1, 11, 111, ...: a device starved once is news, one starved all the time says so
+		   without filling the log */
+		ffdvb_log(FFDVB_LOG_WARNING, "output: sound device underrun (%llu so far): the sound "
+			  "was not written in time", (unsigned long long)a->underruns);
+		a->underruns_logged = a->underruns;
+	}
 	return snd_pcm_recover(a->pcm, err, 1);
 }
 
@@ -49,6 +60,10 @@ static void *writer(void *arg)
 
 	pthread_mutex_lock(&a->lock);
 	while (!a->quit) {
+		if (!a->pcm) { /* gone for good (alsa_audio_set_rate): the sound is dropped */
+			a->fill = 0;
+			a->head = 0;
+		}
 		if (a->paused || !a->fill) {
 			pthread_cond_wait(&a->cond, &a->lock);
 			continue;
@@ -99,7 +114,8 @@ static int configure(struct alsa_audio *a)
 	snd_pcm_hw_params_t *hw;
 	snd_pcm_sw_params_t *sw;
 	int r = snd_pcm_set_params(a->pcm, SND_PCM_FORMAT_S16, SND_PCM_ACCESS_RW_INTERLEAVED,
-				   FFDVB_AUDIO_CHANNELS, a->rate, 1, BUFFER_US);
+				   FFDVB_AUDIO_CHANNELS, a->rate, 1,
+				   a->rate > FFDVB_AUDIO_RATE ? FAST_BUFFER_US : BUFFER_US);
 
 	if (r < 0 || (r = snd_pcm_get_params(a->pcm, &buffer, &a->period)) < 0)
 		return r;
@@ -130,6 +146,7 @@ int alsa_audio_open(struct alsa_audio **out, const char *name, char *why, size_t
 		free(a);
 		return -ENOMEM;
 	}
+	snprintf(a->name, sizeof(a->name), "%s", name);
 	r = snd_pcm_open(&a->pcm, name, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
 	if (r < 0 || (r = configure(a)) < 0) {
 		snprintf(why, whylen, "%s", snd_strerror(r));
@@ -163,8 +180,10 @@ void alsa_audio_close(struct alsa_audio *a)
 	pthread_cond_signal(&a->cond);
 	pthread_mutex_unlock(&a->lock);
 	pthread_join(a->thread, NULL);
-	snd_pcm_drop(a->pcm);
-	snd_pcm_close(a->pcm);
+	if (a->pcm) {
+		snd_pcm_drop(a->pcm);
+		snd_pcm_close(a->pcm);
+	}
 	pthread_cond_destroy(&a->cond);
 	pthread_mutex_destroy(&a->lock);
 	free(a->q);
@@ -224,7 +243,7 @@ uint64_t alsa_audio_queued(struct alsa_audio *a, uint64_t *device)
 	snd_pcm_sframes_t d = 0;
 
 	pthread_mutex_lock(&a->lock);
-	switch (snd_pcm_state(a->pcm)) {
+	switch (a->pcm ? snd_pcm_state(a->pcm) : SND_PCM_STATE_DISCONNECTED) {
 	case SND_PCM_STATE_RUNNING:
 	case SND_PCM_STATE_PREPARED:
 	case SND_PCM_STATE_PAUSED:
@@ -247,7 +266,7 @@ void alsa_audio_pause(struct alsa_audio *a, int pause)
 {
 	pthread_mutex_lock(&a->lock);
 	a->paused = pause;
-	snd_pcm_state_t st = snd_pcm_state(a->pcm);
+	snd_pcm_state_t st = a->pcm ? snd_pcm_state(a->pcm) : SND_PCM_STATE_DISCONNECTED;
 
 	if (a->can_pause && ((pause && st == SND_PCM_STATE_RUNNING) ||
 			     (!pause && st == SND_PCM_STATE_PAUSED))) {
@@ -266,8 +285,10 @@ void alsa_audio_clear(struct alsa_audio *a)
 	pthread_mutex_lock(&a->lock);
 	a->head = 0;
 	a->fill = 0;
-	snd_pcm_drop(a->pcm);
-	snd_pcm_prepare(a->pcm);
+	if (a->pcm) {
+		snd_pcm_drop(a->pcm);
+		snd_pcm_prepare(a->pcm);
+	}
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -280,6 +301,19 @@ uint64_t alsa_audio_underruns(struct alsa_audio *a)
 	return n;
 }
 
+/* lock held, a->pcm closed: opens and configures it again; a->pcm NULL if that fails (the
+ * sound is then dropped as if the device were gone) */
+static int reopen(struct alsa_audio *a)
+{
+	int r = snd_pcm_open(&a->pcm, a->name, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
+
+	if (r == 0 && (r = configure(a)) < 0)
+		snd_pcm_close(a->pcm);
+	if (r < 0)
+		a->pcm = NULL;
+	return r;
+}
+
 int alsa_audio_set_rate(struct alsa_audio *a, unsigned int rate)
 {
 	unsigned int old = a->rate;
@@ -288,12 +322,17 @@ int alsa_audio_set_rate(struct alsa_audio *a, unsigned int rate)
 	pthread_mutex_lock(&a->lock);
 	a->fill = 0;
 	a->head = 0;
-	snd_pcm_drop(a->pcm);
+	/* opened again, not just reconfigured: a device may tie new parameters to those it had
+	   for as long as it is open (the kernel's loopback card fixes a cable's rate this way) */
+	if (a->pcm) {
+		snd_pcm_drop(a->pcm);
+		snd_pcm_close(a->pcm);
+	}
 	a->rate = rate;
-	r = configure(a);
+	r = reopen(a);
 	if (r < 0) { /* back to what worked */
 		a->rate = old;
-		configure(a);
+		reopen(a);
 	}
 	pthread_cond_signal(&a->cond);
 	pthread_mutex_unlock(&a->lock);
