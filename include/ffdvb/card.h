@@ -18,16 +18,6 @@ struct ffdvb_decoder;
 struct ffdvb_decoder_config;
 struct ffdvb_tuner;
 
-enum ffdvb_node_type {
-	FFDVB_NODE_VIDEO,
-	FFDVB_NODE_AUDIO,
-	FFDVB_NODE_OSD,
-	FFDVB_NODE_DEMUX,
-	FFDVB_NODE_FRONTEND,
-	FFDVB_NODE_DVR,
-	FFDVB_NODE_COUNT
-};
-
 /* "video0", "audio0", "osd0", "demux0", "frontend0", "dvr0" */
 const char *ffdvb_node_name(enum ffdvb_node_type type);
 

@@ -11,6 +11,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* the six nodes of an adapter (ffdvb_node_name() in include/ffdvb/card.h names them) */
+enum ffdvb_node_type {
+	FFDVB_NODE_VIDEO,
+	FFDVB_NODE_AUDIO,
+	FFDVB_NODE_OSD,
+	FFDVB_NODE_DEMUX,
+	FFDVB_NODE_FRONTEND,
+	FFDVB_NODE_DVR,
+	FFDVB_NODE_COUNT
+};
+
 /* Returned as -FFDVB_EBLOCK by an operation that has to wait (a blocking write with no room,
  * a blocking VIDEO_GET_EVENT with no event, VIDEO_STILLPICTURE still queueing, an open or
  * ioctl that a remote tuner answers later). The transport keeps the request and calls the

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ffdvb TS helpers for clients that write transport streams the way VDR does (one 188-byte
  * packet per write, video PIDs to video0, audio PIDs to audio0): which decoder a packet's PID
- * feeds, learnt from the stream id of the PES that a payload_unit_start packet begins. Header
- * only, libc only (tools, tests and benchmarks use it). */
+ * feeds, learnt from the stream id of the PES that a payload_unit_start packet begins; and the
+ * packet size (the repacker and the software demux use it too). Header only, libc only (tools,
+ * tests and benchmarks use it). */
 #ifndef FFDVB_TS_H
 #define FFDVB_TS_H
 
 #include <stdint.h>
+
+#define FFDVB_TS_PACKET_SIZE 188 /* bytes of one transport stream packet */
 
 enum ffdvb_ts_kind { FFDVB_TS_UNKNOWN = 0, FFDVB_TS_VIDEO = 1, FFDVB_TS_AUDIO = 2 };
 

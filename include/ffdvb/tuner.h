@@ -7,7 +7,7 @@
  *   none           no hardware: a frontend that never locks, a demux that never has data
  *   file:CHANNELS  a libdvbv5 channel file whose entries name a TS file; a tune to an entry's
  *                  frequency locks when the file exists, and the demux then serves that file
- *                  paced by its PCR, looping (software demux: src/demux/swdemux*.c)
+ *                  paced by its PCR, looping (software demux: src/swdemux/swdemux*.c)
  *   dvb:A[.F]      the real budget adapter /dev/dvb/adapterA (frontend F, demux F, dvr F),
  *                  located and opened through libdvbv5; ioctls go to the real file descriptors
  *   remote:HOST:PORT  a budget adapter behind dvbv5-daemon, through our own client of its wire

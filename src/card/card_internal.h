@@ -12,7 +12,7 @@
 
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 #include "ffdvb/osd.h"
 
 /* ---- byte ring (ring.c): usable capacity is size - 1, like dvb_ringbuffer ---------------- */

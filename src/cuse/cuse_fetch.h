@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cuse_marshal.h"
+#include "abi/marshal.h"
 
 /* Reads payload p (BLOCK, ROWS or STRING) of process pid into dst (p->len bytes; ROWS rows
  * are stored without stride gaps). Returns the bytes stored (STRING: up to and including the

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "ffdvb/cuse.h"
-#include "cuse_marshal.h"
+#include "abi/marshal.h"
 
 struct event;
 

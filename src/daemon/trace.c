@@ -3,7 +3,7 @@
  * forwards. Waiting calls (a blocked write, VIDEO_GET_EVENT without an event) are written once,
  * as "waits", and again when they complete. */
 #include "trace.h"
-#include "ioctl_table.h"
+#include "abi/ioctl_table.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -190,15 +190,15 @@ static int t_ioctl(void *file, struct ffdvb_ioctl *io)
 {
 	struct trace_file *f = file;
 	int r = real_ops(f->node)->ioctl(f->real, io);
-	const struct ffdvbd_ioctl_info *info;
+	const struct ffdvb_ioctl_info *info;
 	const char *name;
 	char rb[32], unknown[24], arg[48];
 
 	if (!listening(f->node->t) || !worth_writing(f, r))
 		return r;
 	/* this node's name of the number first, else any node's (a client's mistake) */
-	info = ffdvbd_ioctl_find((int)f->node->type, io->cmd);
-	name = info ? info->name : ffdvbd_ioctl_name(io->cmd);
+	info = ffdvb_ioctl_find((int)f->node->type, io->cmd);
+	name = info ? info->name : ffdvb_ioctl_name(io->cmd);
 	if (!name) {
 		snprintf(unknown, sizeof(unknown), "0x%08x", io->cmd);
 		name = unknown;

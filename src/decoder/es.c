@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 #include "es_internal.h"
 
 struct es *es_new(const struct es_config *cfg)

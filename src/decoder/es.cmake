@@ -23,5 +23,5 @@ add_library(ffdvb_es STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/es_video.c)
 target_include_directories(ffdvb_es
   PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(ffdvb_es PUBLIC ffdvb_log ffdvb_demux PkgConfig::AVCODEC PkgConfig::AVUTIL
+target_link_libraries(ffdvb_es PUBLIC ffdvb_log ffdvb_pes PkgConfig::AVCODEC PkgConfig::AVUTIL
   PkgConfig::AVFORMAT PkgConfig::SWRESAMPLE PkgConfig::AVFILTER PkgConfig::SWSCALE m)

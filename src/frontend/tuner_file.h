@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "fe_emul.h"
-#include "ffdvb/demux.h"
+#include "swdemux.h"
 #include "tuner_internal.h"
 
 struct event;

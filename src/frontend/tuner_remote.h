@@ -13,7 +13,7 @@
 #include <linux/dvb/dmx.h>
 #include <linux/dvb/frontend.h>
 
-#include "ffdvb/demux.h"
+#include "swdemux.h"
 
 #include "dvbv5_wire.h"
 #include "tuner_internal.h"

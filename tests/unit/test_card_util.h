@@ -16,7 +16,7 @@
 #include "check.h"
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 #include "card_internal.h"
 
 struct env {

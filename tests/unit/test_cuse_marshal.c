@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The CUSE transport's pure ioctl marshalling (src/cuse/cuse_marshal.c): layouts per request
- * number, 32-bit conversions, payload descriptions of embedded pointers. */
+/* The ABI's pure ioctl marshalling (src/abi/marshal.c): layouts per request number, 32-bit
+ * conversions, payload descriptions of embedded pointers. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
 
 #include "check.h"
-#include "cuse_marshal.h"
+#include "abi/marshal.h"
 
 static void layouts(void)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ffdvb/checksum.h"
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 
 
 /* ---- capturing sink --------------------------------------------------------------------- */

@@ -20,7 +20,7 @@
 #include "check.h"
 #include "test_streams.h"
 #include "es.h"
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 #include "ffdvb/output.h"
 
 /* ---- what the es hands out --------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The ioctl table (src/daemon/ioctl_table.c) is honest: every row is driven into a real card
+/* The ioctl table (src/abi/ioctl_table.c) is honest: every row is driven into a real card
  * (with the "none" tuner behind frontend0, demux0 and dvr0) through its node operations, as the
  * transport calls them. A request marked ENOTTY or EINVAL must give exactly that errno; every
  * other one must not give ENOTTY (its arguments are zeros, so EINVAL and the like are fine:
@@ -16,7 +16,7 @@
 #include <event2/event.h>
 
 #include "check.h"
-#include "daemon/ioctl_table.h"
+#include "abi/ioctl_table.h"
 #include "ffdvb/card.h"
 #include "ffdvb/tuner.h"
 
@@ -47,24 +47,24 @@ static void table_consistent(void)
 
 	for (int t = 0; t < FFDVB_NODE_COUNT; t++)
 		CHECK_LABELLED(ffdvb_node_name(t),
-			       !strcmp(ffdvbd_ioctl_node_name(t), ffdvb_node_name(t)));
-	for (size_t i = 0; i < ffdvbd_n_ioctls; i++) {
-		const struct ffdvbd_ioctl_info *r = &ffdvbd_ioctls[i];
+			       !strcmp(ffdvb_ioctl_node_name(t), ffdvb_node_name(t)));
+	for (size_t i = 0; i < ffdvb_n_ioctls; i++) {
+		const struct ffdvb_ioctl_info *r = &ffdvb_ioctls[i];
 		char what[128];
 
-		if (r->cmd == FFDVBD_IOCTL_ANY) {
+		if (r->cmd == FFDVB_IOCTL_ANY) {
 			any[r->node]++;
 			continue;
 		}
 		snprintf(what, sizeof(what), "%s %s: the only row of its number on its node",
 			 ffdvb_node_name(r->node), r->name);
-		CHECK_LABELLED(what, ffdvbd_ioctl_find((int)r->node, r->cmd) == r);
+		CHECK_LABELLED(what, ffdvb_ioctl_find((int)r->node, r->cmd) == r);
 		snprintf(what, sizeof(what), "%s: the trace names it", r->name);
-		CHECK_LABELLED(what, ffdvbd_ioctl_name(r->cmd) &&
-				     !strcmp(ffdvbd_ioctl_name(r->cmd), r->name));
-		if (r->support == FFDVBD_IOCTL_COMPAT) {
+		CHECK_LABELLED(what, ffdvb_ioctl_name(r->cmd) &&
+				     !strcmp(ffdvb_ioctl_name(r->cmd), r->name));
+		if (r->support == FFDVB_IOCTL_COMPAT) {
 			snprintf(what, sizeof(what), "%s: its native request has a row", r->name);
-			CHECK_LABELLED(what, ffdvbd_ioctl_find((int)r->node, r->native) &&
+			CHECK_LABELLED(what, ffdvb_ioctl_find((int)r->node, r->native) &&
 					     r->native != r->cmd);
 		}
 	}
@@ -75,7 +75,7 @@ static void table_consistent(void)
 		CHECK_LABELLED(what, any[t] == 1);
 	}
 	CHECK_LABELLED("the unknown request is in no row",
-		       ffdvbd_ioctl_name(UNKNOWN_REQUEST) == NULL);
+		       ffdvb_ioctl_name(UNKNOWN_REQUEST) == NULL);
 }
 
 /* opens node t as a client that may call everything: a writer where the node has one (video0
@@ -112,12 +112,12 @@ static void rows_honest(struct ffdvb_card *card)
 
 	for (int t = 0; t < FFDVB_NODE_COUNT; t++)
 		file[t] = open_node(card, t);
-	for (size_t i = 0; i < ffdvbd_n_ioctls; i++) {
-		const struct ffdvbd_ioctl_info *r = &ffdvbd_ioctls[i];
-		unsigned int cmd = r->cmd == FFDVBD_IOCTL_ANY ? UNKNOWN_REQUEST
-				   : r->support == FFDVBD_IOCTL_COMPAT ? r->native
+	for (size_t i = 0; i < ffdvb_n_ioctls; i++) {
+		const struct ffdvb_ioctl_info *r = &ffdvb_ioctls[i];
+		unsigned int cmd = r->cmd == FFDVB_IOCTL_ANY ? UNKNOWN_REQUEST
+				   : r->support == FFDVB_IOCTL_COMPAT ? r->native
 								       : r->cmd;
-		int want = ffdvbd_ioctl_expected_errno(r), got;
+		int want = ffdvb_ioctl_expected_errno(r), got;
 		char what[192];
 
 		if (!file[r->node])
@@ -125,7 +125,7 @@ static void rows_honest(struct ffdvb_card *card)
 		got = call(r->node, file[r->node], cmd);
 		driven++;
 		snprintf(what, sizeof(what), "%s %s (%s): %s%s, got %s", ffdvb_node_name(r->node),
-			 r->name, ffdvbd_ioctl_support_text(r->support), want ? "expected -" : "",
+			 r->name, ffdvb_ioctl_support_text(r->support), want ? "expected -" : "",
 			 want == ENOTTY ? "ENOTTY" : want == EINVAL ? "EINVAL" : "anything but -ENOTTY",
 			 errname(got));
 		CHECK_LABELLED(what, want ? got == -want : got != -ENOTTY);

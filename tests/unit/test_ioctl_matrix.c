@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* README.md's ioctl support matrix is the daemon's table: the lines between its ioctl-matrix
- * markers must be exactly what `ffdvbctl ioctls --markdown` prints (ffdvbd_ioctl_matrix).
+ * markers must be exactly what `ffdvbctl ioctls --markdown` prints (ffdvb_ioctl_matrix).
  * README.md's path comes from $FFDVB_README (set by ctest). Refresh a stale copy with
  * `cmake --build BUILD --target readme-ioctls`. */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "daemon/ioctl_table.h"
+#include "abi/ioctl_table.h"
 
 static char *slurp(const char *path)
 {
@@ -40,7 +40,7 @@ int main(void)
 		printf("FAIL: cannot read README.md ($FFDVB_README=%s)\n", readme ? readme : "unset");
 		return 1;
 	}
-	ffdvbd_ioctl_matrix(m, 1);
+	ffdvb_ioctl_matrix(m, 1);
 	fclose(m);
 	begin = strstr(text, "<!-- ioctl-matrix begin");
 	end = strstr(text, "<!-- ioctl-matrix end -->");

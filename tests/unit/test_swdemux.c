@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The software demux (src/demux/swdemux*.c) against dvb-core's dmxdev/dvb_demux rules: read
+/* The software demux (src/swdemux/swdemux*.c) against dvb-core's dmxdev/dvb_demux rules: read
  * before start, PES/TS/section outputs, section reassembly and matching, CRC, oneshot, timeout,
  * overflow, TEI, resync. */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <libdvbv5/crc32.h>
 
 #include "check.h"
-#include "ffdvb/demux.h"
+#include "swdemux.h"
 
 static int notified;
 

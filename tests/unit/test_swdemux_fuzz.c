@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* libFuzzer target for the software demux (src/demux/swdemux*.c) as the file and remote tuners
+/* libFuzzer target for the software demux (src/swdemux/swdemux*.c) as the file and remote tuners
  * drive it: the input's first 64 bytes set up four filters (section or PES, PID from a small
  * set so that the stream hits them, filter/mask bytes, CRC check, one-shot, buffer size) and a
  * dvr0 reader; the rest is a TS byte stream fed in pieces whose sizes the input also picks.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "ffdvb/demux.h"
+#include "swdemux.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,7 +20,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "daemon/ioctl_table.h"
+#include "abi/ioctl_table.h"
 #include "png_rgba.h"
 
 static void usage(FILE *out)
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ffdvbctl: ioctls: expected nothing or --markdown\n");
 			return 2;
 		}
-		ffdvbd_ioctl_matrix(stdout, markdown);
+		ffdvb_ioctl_matrix(stdout, markdown);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (!strcmp(argv[optind], "status")) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Software demux: TS packets in, dmxdev's outputs out (include/ffdvb/demux.h). Section
+/* Software demux: TS packets in, dmxdev's outputs out (swdemux.h). Section
  * reassembly and matching live in swdemux_section.c, the buffers in swdemux_buf.c. */
 #include <errno.h>
 #include <poll.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared between the repacker's files (src/demux only). */
+/* Shared between the repacker's files (src/pes only). */
 #ifndef FFDVB_REPACKER_INTERNAL_H
 #define FFDVB_REPACKER_INTERNAL_H
 
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 
 /* repacker_out.c: the output packet of the open forwarded PES (§6.1 fragmenting) */
 

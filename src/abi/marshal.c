@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ioctl argument marshalling: request layouts, 32-bit conversions, embedded pointers. */
-#include "cuse_marshal.h"
+#include "abi/marshal.h"
 
 #include <errno.h>
 #include <string.h>

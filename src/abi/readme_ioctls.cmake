@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cmake -DFFDVBCTL=PATH -DREADME=PATH -P readme_ioctls.cmake: replaces the ioctl support matrix
 # in README.md (the lines between the ioctl-matrix markers) with `ffdvbctl ioctls --markdown`,
-# the table the daemon uses (ioctl_table.c). Run through the target 'readme-ioctls';
+# the table the daemon uses (src/abi/ioctl_table.c). Run through the target 'readme-ioctls';
 # test_ioctl_matrix fails while README.md's copy differs.
 set(begin_marker "<!-- ioctl-matrix begin")
 set(end_marker "<!-- ioctl-matrix end -->")

@@ -2,7 +2,7 @@
 /* The ioctl table (ioctl_table.h): per node, in request order as docs/av7110.md §1 lists them.
  * Change a row here when the card's behaviour changes: test_ioctl_card holds the card to it,
  * test_ioctl_matrix holds README.md to it. */
-#include "ioctl_table.h"
+#include "abi/ioctl_table.h"
 
 #include <errno.h>
 #include <linux/dvb/frontend.h>
@@ -20,13 +20,13 @@
 #define D FFDVB_NODE_DEMUX
 #define F FFDVB_NODE_FRONTEND
 #define R FFDVB_NODE_DVR
-#define ROW(node, req, sup, note) { node, #req, FFDVB_##req, 0, FFDVBD_IOCTL_##sup, note }
-#define FE(req, note) { F, #req, req, 0, FFDVBD_IOCTL_TUNER, note }
+#define ROW(node, req, sup, note) { node, #req, FFDVB_##req, 0, FFDVB_IOCTL_##sup, note }
+#define FE(req, note) { F, #req, req, 0, FFDVB_IOCTL_TUNER, note }
 #define COMPAT(node, req, nat) \
-	{ node, #req, FFDVB_##req, FFDVB_##nat, FFDVBD_IOCTL_COMPAT, "32-bit layout of " #nat }
-#define ANY(node, sup, note) { node, "(any other)", FFDVBD_IOCTL_ANY, 0, FFDVBD_IOCTL_##sup, note }
+	{ node, #req, FFDVB_##req, FFDVB_##nat, FFDVB_IOCTL_COMPAT, "32-bit layout of " #nat }
+#define ANY(node, sup, note) { node, "(any other)", FFDVB_IOCTL_ANY, 0, FFDVB_IOCTL_##sup, note }
 
-const struct ffdvbd_ioctl_info ffdvbd_ioctls[] = {
+const struct ffdvb_ioctl_info ffdvb_ioctls[] = {
 	ROW(V, VIDEO_STOP, EMULATED, NULL),
 	ROW(V, VIDEO_PLAY, EMULATED, NULL),
 	ROW(V, VIDEO_FREEZE, EMULATED, NULL),
@@ -95,7 +95,7 @@ const struct ffdvbd_ioctl_info ffdvbd_ioctls[] = {
 	ROW(D, DMX_SET_PES_FILTER, DMXDEV, "DMX_OUT_DECODER feeds the decoder"),
 	ROW(D, DMX_SET_BUFFER_SIZE, DMXDEV, NULL),
 	ROW(D, DMX_GET_PES_PIDS, EMULATED, "the decoder's PIDs"),
-	{ D, "DMX_SET_SOURCE", OLD_DMX_SET_SOURCE, 0, FFDVBD_IOCTL_ENOTTY,
+	{ D, "DMX_SET_SOURCE", OLD_DMX_SET_SOURCE, 0, FFDVB_IOCTL_ENOTTY,
 	  "compiled out of dvb-core" },
 	ROW(D, DMX_GET_STC, EMULATED, "the decoder's clock"),
 	ROW(D, DMX_ADD_PID, DMXDEV, NULL),
@@ -122,26 +122,26 @@ const struct ffdvbd_ioctl_info ffdvbd_ioctls[] = {
 	FE(FE_DISHNETWORK_SEND_LEGACY_CMD, NULL),
 	FE(FE_SET_PROPERTY, NULL),
 	FE(FE_GET_PROPERTY, NULL),
-	{ F, "FE_SET_PROPERTY32", FFDVB_FE_SET_PROPERTY32, FE_SET_PROPERTY, FFDVBD_IOCTL_COMPAT,
+	{ F, "FE_SET_PROPERTY32", FFDVB_FE_SET_PROPERTY32, FE_SET_PROPERTY, FFDVB_IOCTL_COMPAT,
 	  "32-bit layout of FE_SET_PROPERTY" },
-	{ F, "FE_GET_PROPERTY32", FFDVB_FE_GET_PROPERTY32, FE_GET_PROPERTY, FFDVBD_IOCTL_COMPAT,
+	{ F, "FE_GET_PROPERTY32", FFDVB_FE_GET_PROPERTY32, FE_GET_PROPERTY, FFDVB_IOCTL_COMPAT,
 	  "32-bit layout of FE_GET_PROPERTY" },
 	ANY(F, ENOTTY, "the tuner's answer: dvb-core's ENOTTY"),
 
-	{ R, "DMX_SET_BUFFER_SIZE", FFDVB_DMX_SET_BUFFER_SIZE, 0, FFDVBD_IOCTL_TUNER, NULL },
+	{ R, "DMX_SET_BUFFER_SIZE", FFDVB_DMX_SET_BUFFER_SIZE, 0, FFDVB_IOCTL_TUNER, NULL },
 	ANY(R, ENOTTY, "dmxdev's dvr has no other"),
 };
 
-const size_t ffdvbd_n_ioctls = sizeof(ffdvbd_ioctls) / sizeof(ffdvbd_ioctls[0]);
+const size_t ffdvb_n_ioctls = sizeof(ffdvb_ioctls) / sizeof(ffdvb_ioctls[0]);
 
-const struct ffdvbd_ioctl_info *ffdvbd_ioctl_find(int node, unsigned int cmd)
+const struct ffdvb_ioctl_info *ffdvb_ioctl_find(int node, unsigned int cmd)
 {
-	const struct ffdvbd_ioctl_info *any = NULL;
+	const struct ffdvb_ioctl_info *any = NULL;
 
-	for (size_t i = 0; i < ffdvbd_n_ioctls; i++) {
-		const struct ffdvbd_ioctl_info *r = &ffdvbd_ioctls[i];
+	for (size_t i = 0; i < ffdvb_n_ioctls; i++) {
+		const struct ffdvb_ioctl_info *r = &ffdvb_ioctls[i];
 
-		if (r->cmd != cmd || cmd == FFDVBD_IOCTL_ANY)
+		if (r->cmd != cmd || cmd == FFDVB_IOCTL_ANY)
 			continue;
 		if ((int)r->node == node)
 			return r;
@@ -151,47 +151,47 @@ const struct ffdvbd_ioctl_info *ffdvbd_ioctl_find(int node, unsigned int cmd)
 	return node >= 0 && node < FFDVB_NODE_COUNT ? NULL : any;
 }
 
-const char *ffdvbd_ioctl_name(unsigned int cmd)
+const char *ffdvb_ioctl_name(unsigned int cmd)
 {
-	const struct ffdvbd_ioctl_info *r = ffdvbd_ioctl_find(-1, cmd);
+	const struct ffdvb_ioctl_info *r = ffdvb_ioctl_find(-1, cmd);
 
 	return r ? r->name : NULL;
 }
 
-const char *ffdvbd_ioctl_support_text(enum ffdvbd_ioctl_support s)
+const char *ffdvb_ioctl_support_text(enum ffdvb_ioctl_support s)
 {
 	switch (s) {
-	case FFDVBD_IOCTL_EMULATED: return "emulated as av7110";
-	case FFDVBD_IOCTL_IGNORED: return "accepted and ignored, as on av7110";
-	case FFDVBD_IOCTL_DMXDEV: return "dmxdev emulated, forwarded to the tuner";
-	case FFDVBD_IOCTL_TUNER: return "forwarded to the tuner";
-	case FFDVBD_IOCTL_TUNER_HW: return "forwarded to the tuner (none, file: ENOTTY)";
-	case FFDVBD_IOCTL_COMPAT: return "converted for 32-bit callers";
-	case FFDVBD_IOCTL_ENOTTY: return "ENOTTY as on av7110";
-	case FFDVBD_IOCTL_EINVAL: return "EINVAL as on av7110";
+	case FFDVB_IOCTL_EMULATED: return "emulated as av7110";
+	case FFDVB_IOCTL_IGNORED: return "accepted and ignored, as on av7110";
+	case FFDVB_IOCTL_DMXDEV: return "dmxdev emulated, forwarded to the tuner";
+	case FFDVB_IOCTL_TUNER: return "forwarded to the tuner";
+	case FFDVB_IOCTL_TUNER_HW: return "forwarded to the tuner (none, file: ENOTTY)";
+	case FFDVB_IOCTL_COMPAT: return "converted for 32-bit callers";
+	case FFDVB_IOCTL_ENOTTY: return "ENOTTY as on av7110";
+	case FFDVB_IOCTL_EINVAL: return "EINVAL as on av7110";
 	}
 	return "?";
 }
 
-int ffdvbd_ioctl_expected_errno(const struct ffdvbd_ioctl_info *info)
+int ffdvb_ioctl_expected_errno(const struct ffdvb_ioctl_info *info)
 {
-	if (info->support == FFDVBD_IOCTL_COMPAT) {
-		info = ffdvbd_ioctl_find((int)info->node, info->native);
+	if (info->support == FFDVB_IOCTL_COMPAT) {
+		info = ffdvb_ioctl_find((int)info->node, info->native);
 		if (!info)
 			return 0;
 	}
 	switch (info->support) {
-	case FFDVBD_IOCTL_ENOTTY:
-	case FFDVBD_IOCTL_TUNER_HW:
+	case FFDVB_IOCTL_ENOTTY:
+	case FFDVB_IOCTL_TUNER_HW:
 		return ENOTTY;
-	case FFDVBD_IOCTL_EINVAL:
+	case FFDVB_IOCTL_EINVAL:
 		return EINVAL;
 	default:
 		return 0;
 	}
 }
 
-const char *ffdvbd_ioctl_node_name(enum ffdvb_node_type node)
+const char *ffdvb_ioctl_node_name(enum ffdvb_node_type node)
 {
 	/* ffdvb_node_name()'s names without linking the card (ffdvbctl); test_ioctl_card
 	   checks that they agree */
@@ -204,7 +204,7 @@ const char *ffdvbd_ioctl_node_name(enum ffdvb_node_type node)
 	return (unsigned int)node < FFDVB_NODE_COUNT && names[node] ? names[node] : "?";
 }
 
-void ffdvbd_ioctl_matrix(FILE *out, int markdown)
+void ffdvb_ioctl_matrix(FILE *out, int markdown)
 {
 	if (markdown)
 		fprintf(out, "| node | ioctl | request | ffdvb | notes |\n"
@@ -212,17 +212,17 @@ void ffdvbd_ioctl_matrix(FILE *out, int markdown)
 	else
 		fprintf(out, "%-10s %-31s %-10s %-40s %s\n", "NODE", "IOCTL", "REQUEST", "FFDVB",
 			"NOTES");
-	for (size_t i = 0; i < ffdvbd_n_ioctls; i++) {
-		const struct ffdvbd_ioctl_info *r = &ffdvbd_ioctls[i];
+	for (size_t i = 0; i < ffdvb_n_ioctls; i++) {
+		const struct ffdvb_ioctl_info *r = &ffdvb_ioctls[i];
 		char req[16] = "";
 
-		if (r->cmd != FFDVBD_IOCTL_ANY)
+		if (r->cmd != FFDVB_IOCTL_ANY)
 			snprintf(req, sizeof(req), "0x%08X", r->cmd);
 		if (markdown)
-			fprintf(out, "| %s | %s | %s | %s | %s |\n", ffdvbd_ioctl_node_name(r->node), r->name,
-				req, ffdvbd_ioctl_support_text(r->support), r->note ? r->note : "");
+			fprintf(out, "| %s | %s | %s | %s | %s |\n", ffdvb_ioctl_node_name(r->node), r->name,
+				req, ffdvb_ioctl_support_text(r->support), r->note ? r->note : "");
 		else
-			fprintf(out, "%-10s %-31s %-10s %-40s %s\n", ffdvbd_ioctl_node_name(r->node), r->name,
-				req, ffdvbd_ioctl_support_text(r->support), r->note ? r->note : "");
+			fprintf(out, "%-10s %-31s %-10s %-40s %s\n", ffdvb_ioctl_node_name(r->node), r->name,
+				req, ffdvb_ioctl_support_text(r->support), r->note ? r->note : "");
 	}
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ioctl argument marshalling for the CUSE transport: pure functions, no FUSE, no I/O.
+/* ffdvb ABI marshalling: pure functions, no FUSE, no I/O (the CUSE transport uses them).
  * For a request number they decide how the argument travels (a value, or _IOC_SIZE bytes in
  * and maybe out, as dvb-core's copy does), convert the 32-bit layouts of i386 callers to the
  * native ones and back, and describe the memory an embedded pointer names (still picture,
  * OSD data, DVBv5 property array) so that the transport can fetch it. Sources of the rules:
  * docs/av7110.md §10.1-§10.3, §7.2, §7.4. */
-#ifndef FFDVB_CUSE_MARSHAL_H
-#define FFDVB_CUSE_MARSHAL_H
+#ifndef FFDVB_ABI_MARSHAL_H
+#define FFDVB_ABI_MARSHAL_H
 
 #include <stddef.h>
 #include <stdint.h>

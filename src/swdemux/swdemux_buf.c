@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* dmxdev's ring (ffdvb/demux.h), the bounded buffer of a demux or dvr file: a write that does
+/* dmxdev's ring (swdemux.h), the bounded buffer of a demux or dvr file: a write that does
  * not fit whole sets -EOVERFLOW and is dropped, and so is everything after it until read
  * reports it. */
 #include <errno.h>

@@ -3,7 +3,7 @@
 #ifndef FFDVB_SWDEMUX_INTERNAL_H
 #define FFDVB_SWDEMUX_INTERNAL_H
 
-#include "ffdvb/demux.h"
+#include "swdemux.h"
 
 /* Section reassembly on one PID (dvb_demux's section feed). */
 struct swsec {

@@ -3,7 +3,7 @@
  * §2.4.3.3) syntax, and the av7110 classification of stream ids (docs/av7110.md §6.1). */
 #include <errno.h>
 
-#include "ffdvb/demux.h"
+#include "ffdvb/pes.h"
 
 #define MPEG1_MAX_STUFFING 16 /* 11172-1 §2.4.3.3: "no more than 16 stuffing bytes" */
 
