@@ -3,8 +3,11 @@
  * repacker -> rings -> decoder threads -> presenter -> headless output), no kernel involved.
  *
  *   ffdvb-bench-decode throughput FILE.ts   TS in 188-byte writes (audio PIDs to audio0, video
- *                                           to video0, as VDR), virtual clock: as fast as it
- *                                           decodes. Prints the wall time in ms.
+ *                                           to video0, as VDR), then the codec's end of sequence
+ *                                           (ffmpeg's TS muxer writes none) so that the last
+ *                                           pictures come out at once, as at ffmpeg's end of
+ *                                           file; virtual clock: as fast as it decodes. Prints
+ *                                           the wall time in ms.
  *   ffdvb-bench-decode realtime FILE.ts S [W]  plays the file in real time for S seconds of
  *                                           wall time (less if it ends first), read from disk
  *                                           as it goes; prints the CPU share of one core after
@@ -184,13 +187,38 @@ static void write_file(struct bench *b, const char *path, double stop_after_s, d
 	}
 }
 
+/* the end of sequence of the stream's video codec after its last packet (es_video_ends) */
+static void end_video(struct bench *b)
+{
+	static const uint8_t mpeg2[] = { 0, 0, 1, 0xb7 }, h264[] = { 0, 0, 1, 0x0b },
+			     hevc[] = { 0, 0, 1, 0x4a, 0x01 };
+	struct ffdvb_decoder_stats s;
+	const uint8_t *code;
+	int n;
+	uint8_t pkt[188];
+
+	ffdvb_decoder_get_stats(b->dec, &s);
+	if (!strcmp(s.video_codec, "h264"))
+		code = h264, n = sizeof(h264);
+	else if (!strcmp(s.video_codec, "hevc"))
+		code = hevc, n = sizeof(hevc);
+	else
+		code = mpeg2, n = sizeof(mpeg2);
+	for (int pid = 0; pid < 8192; pid++) {
+		if (b->kind[pid] != FFDVB_TS_VIDEO)
+			continue;
+		ffdvb_ts_video_end(pkt, pid, code, n);
+		put(b, b->vf, pkt);
+	}
+}
+
 static void wait_idle(struct bench *b)
 {
 	struct ffdvb_decoder_stats s;
 	int turns = 0;
 
-	for (int i = 0; i < 20000 && turns < 3; i++) {
-		pump(b, 5);
+	for (int i = 0; i < 100000 && turns < 3; i++) {
+		pump(b, 1);
 		ffdvb_decoder_get_stats(b->dec, &s);
 		turns = s.idle ? turns + 1 : 0;
 	}
@@ -276,6 +304,7 @@ int main(int argc, char **argv)
 		c0 = cpu_s();
 		open_card(&b, 1, 0);
 		write_ts(&b, ts, len, 0, NULL);
+		end_video(&b);
 		wait_idle(&b);
 		t = now_s() - t0;
 		ffdvb_decoder_get_stats(b.dec, &s);

@@ -51,4 +51,17 @@ static inline void ffdvb_ts_pes_end(uint8_t *pkt, int pid)
 	pkt[4] = 0, pkt[5] = 0, pkt[6] = 1, pkt[7] = 0xbe, pkt[8] = 0, pkt[9] = 178;
 }
 
+/* A packet on pid with a bounded video PES (stream 0xE0) whose payload is zero stuffing and then
+ * `code` (n <= 16 bytes: an end-of-sequence code, es_video_ends): written after the last packet
+ * of a stream it ends the unbounded PES in progress and tells the decoder the sequence ended. */
+static inline void ffdvb_ts_video_end(uint8_t *pkt, int pid, const uint8_t *code, int n)
+{
+	for (int i = 0; i < 188; i++)
+		pkt[i] = 0;
+	pkt[0] = 0x47, pkt[1] = (uint8_t)(0x40 | pid >> 8), pkt[2] = (uint8_t)pid, pkt[3] = 0x10;
+	pkt[6] = 1, pkt[7] = 0xe0, pkt[8] = 0, pkt[9] = 178, pkt[10] = 0x80;
+	for (int i = 0; i < n; i++)
+		pkt[188 - n + i] = code[i];
+}
+
 #endif

@@ -84,6 +84,9 @@ struct dec_stream {
 	size_t in_bytes, in_max;
 	int decoding;           /* the thread holds a packet outside the queue */
 	int held;               /* es may hold data that only a drain brings out */
+	int holds;              /* ... and a drain would bring something out (es_holds) */
+	int ended;              /* video: the last packet ended the sequence (an end code) and
+				   was drained; nothing came since */
 	int await_key;          /* after a drain: pictures before the next key frame lack their
 				   references and are dropped */
 	uint64_t broken_dropped;

@@ -157,6 +157,7 @@ int ffdvb_decoder_put(struct ffdvb_decoder *dec, enum ffdvb_stream which, const 
 		s->in_tail = p;
 		s->in_bytes += len;
 		s->starved_since = 0;
+		s->ended = 0;
 		pthread_cond_broadcast(&dec->cond_in);
 	}
 	pthread_mutex_unlock(&dec->lock);
@@ -189,6 +190,8 @@ static void clear_locked(struct ffdvb_decoder *dec, struct dec_stream *s)
 	s->need_restart = 1;
 	s->reset_pending = 1;
 	s->held = 0;
+	s->holds = 0;
+	s->ended = 0;
 	s->await_key = 0;
 	pthread_cond_broadcast(&dec->cond_in);
 	pthread_cond_broadcast(&dec->cond_out);
@@ -307,7 +310,8 @@ void ffdvb_decoder_get_stats(struct ffdvb_decoder *dec, struct ffdvb_decoder_sta
 	for (int i = 0; i < FFDVB_STREAM_COUNT; i++) {
 		const struct dec_stream *s = &dec->st[i];
 
-		if (s->in_head || s->decoding || s->out_head || s->held)
+		/* held sound that a drain would bring nothing of does not count */
+		if (s->in_head || s->decoding || s->out_head || (s->held && s->holds))
 			out->idle = 0;
 	}
 	if (dec->audio_out_queued)

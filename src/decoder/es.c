@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libswresample/swresample.h>
+
+#include "ffdvb/output.h"
 #include "ffdvb/pes.h"
 #include "es_internal.h"
 
@@ -109,9 +112,13 @@ int es_feed_pes(struct es *es, const uint8_t *pkt, size_t len, es_frame_fn cb, v
 	es->last_sid = id;
 	pts = h.has_pts ? (int64_t)h.pts : AV_NOPTS_VALUE;
 	dts = h.has_dts ? (int64_t)h.dts : AV_NOPTS_VALUE;
-	if (es->cfg.kind == ES_VIDEO && id >= 0xE0 && id <= 0xEF)
+	if (es->cfg.kind == ES_VIDEO && id >= 0xE0 && id <= 0xEF) {
 		es_video_payload(es, pkt + hlen, n, pts, dts);
-	else if (es->cfg.kind == ES_AUDIO && (id == 0xBD || (id >= 0xC0 && id <= 0xDF)))
+		if (es_video_ends(es, pkt + hlen, n)) {
+			es_drain(es, cb, ctx);
+			return 1;
+		}
+	} else if (es->cfg.kind == ES_AUDIO && (id == 0xBD || (id >= 0xC0 && id <= 0xDF)))
 		audio_payload(es, id, pkt + hlen, n, pts, cont);
 	else
 		es->st.skipped_bytes += n; /* not a stream this object decodes */
@@ -142,6 +149,19 @@ int es_feed_raw(struct es *es, const uint8_t *data, size_t len, int64_t pts, es_
 		es->st.skipped_bytes += len;
 	es_drain(es, cb, ctx);
 	return 0;
+}
+
+int es_holds(struct es *es)
+{
+	const AVCodecContext *dec = es->c.dec;
+
+	if (es->c.id == AV_CODEC_ID_NONE)
+		return es->family == 0xBD; /* LPCM gathers bursts and S302M packets by itself */
+	if (es->cfg.kind == ES_VIDEO || es->family != 0xC0 || es->spdif)
+		return 1; /* reordering, private stream 1 buffers, E-AC-3 bursts gathered */
+	if (es->c.pending || !dec || (dec->codec && dec->codec->capabilities & AV_CODEC_CAP_DELAY))
+		return 1;
+	return es->swr && swr_get_delay(es->swr, FFDVB_AUDIO_RATE) > 0;
 }
 
 void es_set_key_frames_only(struct es *es, int on)

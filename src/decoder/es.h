@@ -83,7 +83,10 @@ struct es *es_new(const struct es_config *cfg);
 void es_free(struct es *es);
 
 /* Feeds one repacked PES packet (00 00 01 <id> ...); frames decoded from it go to cb before the
- * call returns. Returns 0 (also when the packet was skipped as bad; see stats). */
+ * call returns. Returns 0 (also when the packet was skipped as bad; see stats), or 1 when the
+ * video payload ended with the codec's end of sequence or of stream (es_video.c): then what
+ * the parser and decoder held came out as by es_drain, and the pictures after it up to a key
+ * frame may lack their references. */
 int es_feed_pes(struct es *es, const uint8_t *pkt, size_t len, es_frame_fn cb, void *ctx);
 
 /* Feeds a raw video elementary stream (VIDEO_STILLPICTURE: sequence header + I-picture) with
@@ -94,6 +97,11 @@ int es_feed_raw(struct es *es, const uint8_t *data, size_t len, int64_t pts, es_
 /* Drains: what the parser and decoder hold comes out (end of data, still pictures). The
  * stream continues normally afterwards. */
 void es_drain(struct es *es, es_frame_fn cb, void *ctx);
+
+/* 0 when es_drain would bring nothing out: sound whose parser holds no partial unit, from a
+ * decoder without delay and no resampler filter state; 1 otherwise (video with a codec, private
+ * stream 1, passthrough). */
+int es_holds(struct es *es);
 
 /* Forgets everything buffered (VIDEO/AUDIO_CLEAR_BUFFER, stop): parser, decoder and filter state;
  * nothing comes out. The codec is detected again from the next data. Stats are kept. */

@@ -120,6 +120,7 @@ static int start_parser(struct es *es)
 	if (es->c.parser)
 		av_parser_close(es->c.parser);
 	es->c.parser = NULL;
+	es->c.pending = 0;
 	/* LPCM and SMPTE 302M: every packet is a unit (and libavcodec has no parser for them) */
 	if (es->c.id == AV_CODEC_ID_PCM_DVD || es->c.id == AV_CODEC_ID_S302M)
 		return 0;
@@ -249,6 +250,12 @@ void es_codec_parse(struct es *es, const uint8_t *data, size_t len, int64_t pts,
 				return;
 			off += (size_t)n;
 			pts = dts = AV_NOPTS_VALUE; /* belongs to the first byte fed */
+			/* a unit is the bytes the parser kept plus those it took now */
+			es->c.pending += (size_t)n;
+			if (outlen > 0)
+				es->c.pending = (size_t)outlen < es->c.pending
+							? es->c.pending - (size_t)outlen
+							: 0;
 			if (outlen > 0)
 				unit(es, out, outlen);
 			if (!es->c.parser) /* the unit changed the codec */

@@ -25,6 +25,7 @@ struct es_codec {
 	int threads;                /* thread_count the decoder was opened with */
 	AVCodecContext *pctx;       /* the parser's context */
 	AVCodecParserContext *parser;
+	size_t pending;             /* bytes the parser took and has not given out as units yet */
 	AVPacket *pkt;
 };
 
@@ -142,6 +143,8 @@ void es_codec_drain(struct es *es);
 void es_video_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int64_t dts);
 /* a unit from the parser: returns 1 to decode it, 0 to drop it (key-frames-only) */
 int es_video_unit(struct es *es, int key, int pict_type);
+/* 1 when the payload ends with the open codec's end of sequence or of stream */
+int es_video_ends(const struct es *es, const uint8_t *p, size_t n);
 void es_video_frame(struct es *es, AVFrame *f);
 int es_video_threads(const struct es *es, int width);
 /* hands a frame (after deinterlacing) to the callback */

@@ -32,6 +32,29 @@ void es_video_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, in
 	es_codec_parse(es, p + off, n - off, pts, dts);
 }
 
+/* The end of a sequence: MPEG-1/2 sequence_end_code 00 00 01 B7 (ISO/IEC 13818-2 6.2.1: the
+ * decoder shows the last picture), H.264 end of sequence / end of stream NAL units (types 10,
+ * 11: 00 00 01 0A / 0B), HEVC EOS_NUT / EOB_NUT (types 36, 37, layer 0, temporal id 0:
+ * 00 00 01 48 01 / 4A 01); trailing zero bytes allowed after it. */
+int es_video_ends(const struct es *es, const uint8_t *p, size_t n)
+{
+	while (n > 0 && p[n - 1] == 0)
+		n--;
+	switch (es->c.id) {
+	case AV_CODEC_ID_MPEG1VIDEO:
+	case AV_CODEC_ID_MPEG2VIDEO:
+		return n >= 4 && !p[n - 4] && !p[n - 3] && p[n - 2] == 1 && p[n - 1] == 0xB7;
+	case AV_CODEC_ID_H264:
+		return n >= 4 && !p[n - 4] && !p[n - 3] && p[n - 2] == 1 &&
+		       (p[n - 1] == 0x0A || p[n - 1] == 0x0B);
+	case AV_CODEC_ID_HEVC:
+		return n >= 5 && !p[n - 5] && !p[n - 4] && p[n - 3] == 1 &&
+		       (p[n - 2] == 0x48 || p[n - 2] == 0x4A) && p[n - 1] == 0x01;
+	default:
+		return 0;
+	}
+}
+
 int es_video_threads(const struct es *es, int width)
 {
 	if (es->cfg.threads > 0)

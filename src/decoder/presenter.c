@@ -84,9 +84,13 @@ static uint64_t ns_of_ticks(int64_t ticks)
 
 static int starved(const struct ffdvb_decoder *dec, const struct dec_stream *s)
 {
-	(void)dec;
-	return !s->in_head && !s->decoding && !s->held && s->starved_since &&
-	       dec_real_ns() - s->starved_since >= STARVED_NS;
+	if (s->in_head || s->decoding)
+		return 0;
+	/* the video ended with an end code: nothing more comes of it, and sound that holds
+	 * nothing is not waited for either */
+	if (dec->st[FFDVB_STREAM_VIDEO].ended && !(s->held && s->holds))
+		return 1;
+	return !s->held && s->starved_since && dec_real_ns() - s->starved_since >= STARVED_NS;
 }
 
 static void wake_card(struct ffdvb_decoder *dec)

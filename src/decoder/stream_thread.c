@@ -167,6 +167,7 @@ void *dec_stream_main(void *arg)
 		int reset = s->reset_pending;
 		int key_only = s->key_only;
 		unsigned int pass = s->pass;
+		int ended = 0;
 
 		if (!p)
 			break;
@@ -179,11 +180,12 @@ void *dec_stream_main(void *arg)
 			/* the decoder lost its references: what follows up to a key frame is broken */
 			s->await_key = s->serial == fc.serial;
 			es_get_stats(s->es, &s->es_stats);
+			s->holds = 0;
 			s->decoding = 0;
 			continue;
 		}
 		s->reset_pending = 0;
-		s->held = !p->raw_still; /* es_feed_raw drains by itself */
+		s->held = !p->raw_still; /* es_feed_raw drains by itself, so does an end code */
 		s->decoding = 1;
 		pthread_mutex_unlock(&dec->lock);
 		if (dec->cfg.wake) /* room in the input queue */
@@ -202,11 +204,19 @@ void *dec_stream_main(void *arg)
 			fc.still = 1;
 			es_feed_raw(s->es, p->data, p->len, AV_NOPTS_VALUE, on_frame, &fc);
 		} else {
-			es_feed_pes(s->es, p->data, p->len, on_frame, &fc);
+			ended = es_feed_pes(s->es, p->data, p->len, on_frame, &fc) > 0;
 		}
 		free(p);
 		pthread_mutex_lock(&dec->lock);
 		es_get_stats(s->es, &s->es_stats);
+		if (ended && s->serial == fc.serial) {
+			/* the sequence ended: shown now, not after DRAIN_AFTER_NS; what follows
+			   starts from a key frame as after any drain */
+			s->held = 0;
+			s->await_key = 1;
+			s->ended = !s->in_head;
+		}
+		s->holds = s->held && es_holds(s->es);
 		s->decoding = 0;
 	}
 	pthread_mutex_unlock(&dec->lock);

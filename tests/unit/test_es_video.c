@@ -3,10 +3,12 @@
  * file: every picture's framemd5, count and order, the PTS sequence (one frame period apart),
  * size, interlacing and display aspect. MPEG-2 SD in TS and PS, MPEG-1 in an MPEG-1 system
  * stream, MPEG-2 1080i, H.264 SD and 1080i; bwdif at frame and field rate; key-frames-only;
- * still pictures (es_feed_raw). */
+ * still pictures (es_feed_raw); the codec's end of sequence after the last packet gives out the
+ * held pictures without a drain. */
 #include <time.h>
 
 #include "ffdvb/clock.h"
+#include "ffdvb/ts.h"
 
 #include "test_es_util.h"
 
@@ -173,6 +175,32 @@ static void check_still(void)
 	es_free(es);
 }
 
+/* The file, then a TS packet whose PES payload ends with the end of sequence (es_video_ends):
+ * every picture comes out with no es_drain, and the end code drains only at the very end. */
+static void check_end_code(const char *name, const uint8_t *code, int n)
+{
+	struct feeder fd;
+	char (*ref)[33];
+	size_t len, nref, before;
+	uint8_t *buf, end[188];
+
+	test_gen_stream(name);
+	feeder_init(&fd, 1, 0, ES_DEINTERLACE_OFF);
+	buf = test_read_file(name, &len);
+	feeder_data(&fd, buf, len - len % 188, NULL);
+	before = fd.cv.nv;
+	ffdvb_ts_video_end(end, 0x100, code, n);
+	feeder_data(&fd, end, sizeof(end), NULL);
+	nref = ref_md5(name, &ref);
+	printf("%s + end of sequence: %zu pictures before it, %zu after (ffmpeg %zu)\n", name,
+	       before, fd.cv.nv, nref);
+	CHECK(before < nref); /* the parser and decoder held some back */
+	EXPECT_EQ("pictures after the end of sequence", fd.cv.nv, nref);
+	free(ref);
+	free(buf);
+	feeder_free(&fd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct expect streams[] = {
@@ -195,8 +223,13 @@ int main(int argc, char **argv)
 		check_deinterlace("sd_mpeg2_mp2.ts", ES_DEINTERLACE_FIELD);
 		check_key_only("sd_mpeg2_mp2.ts");
 		check_still();
+		check_end_code("sd_mpeg2_mp2.ts", (const uint8_t[]){ 0, 0, 1, 0xb7 }, 4);
 	}
-	if (!only || strcmp(only, "h264") == 0)
+	if (!only || strcmp(only, "h264") == 0) {
 		check_key_only("sd_h264_mp2.ts");
+		check_end_code("sd_h264_mp2.ts", (const uint8_t[]){ 0, 0, 1, 0x0b }, 4);
+	}
+	if (!only || strcmp(only, "hevc") == 0)
+		check_end_code("sd_hevc_aac.ts", (const uint8_t[]){ 0, 0, 1, 0x4a, 0x01 }, 5);
 	return finish("test_es_video");
 }
