@@ -61,8 +61,9 @@ enum ffdvb_display_format {
 struct ffdvb_output_config {
 	enum ffdvb_output_kind kind;
 	int width, height;      /* window / headless picture size; 0 = 720x576 (window), mode (KMS) */
-	int refresh;            /* KMS: the mode's refresh in Hz where the display offers it at that
-				   size (50 for DVB's 25/50 pictures a second); 0 = its preferred */
+	int refresh;            /* drm, kmsdrm, fullscreen: the mode's refresh in Hz where the
+				   display offers it at that size (50 for DVB's 25/50 pictures a
+				   second); 0 = the preferred (drm) or the desktop's mode */
 	int virtual_clock;      /* headless only: 1 = virtual clock (see above), 0 = real time */
 	int record;             /* headless only: keep the presentation log and the sound (tests) */
 	int audio;              /* 0: no sound device (sound is still timed and recorded) */

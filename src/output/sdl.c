@@ -16,6 +16,7 @@
 
 #include "ffdvb/log.h"
 #include "sdl_internal.h"
+#include "sdl_mode.h"
 
 /* longest sleep between two looks at the window's events */
 #define EVENT_PUMP_NS (10 * 1000 * 1000ull)
@@ -339,11 +340,43 @@ static int renders_on_cpu(SDL_Renderer *ren)
 	return !gl || strstr(gl, "llvmpipe") || strstr(gl, "softpipe") || strstr(gl, "Software");
 }
 
+/* A mode of the desktop's size at cfg.refresh when the desktop runs at another rate: the
+ * window then goes fullscreen in it (a mode switch) instead of on the desktop as it is. 1 if
+ * *mode is to be used. */
+static int refresh_mode(const struct ffdvb_output *o, const SDL_DisplayMode *desktop,
+			SDL_DisplayMode *mode)
+{
+	int n = SDL_GetNumDisplayModes(0), pick = -1;
+	SDL_DisplayMode *modes;
+
+	if (!o->cfg.refresh || desktop->refresh_rate == o->cfg.refresh || n <= 0)
+		return 0;
+	modes = calloc((size_t)n, sizeof(*modes));
+	for (int i = 0; modes && i < n; i++)
+		if (SDL_GetDisplayMode(0, i, &modes[i]))
+			modes[i].w = 0; /* not a mode we can ask for */
+	if (modes)
+		pick = sdl_pick_refresh(modes, n, desktop->w, desktop->h, o->cfg.refresh,
+					desktop->format);
+	if (pick >= 0) {
+		*mode = modes[pick];
+		ffdvb_log(FFDVB_LOG_INFO, "output: display mode %dx%d at %d Hz (the desktop's is %d Hz)",
+			mode->w, mode->h, mode->refresh_rate, desktop->refresh_rate);
+	} else {
+		ffdvb_log(FFDVB_LOG_NOTICE, "output: the display offers no %d Hz mode at %dx%d: the "
+			  "desktop's %d Hz stays (pictures at 25 or 50 a second judder)",
+			  o->cfg.refresh, desktop->w, desktop->h, desktop->refresh_rate);
+	}
+	free(modes);
+	return pick >= 0;
+}
+
 static int create_window(struct ffdvb_output *o, struct sdl_out *s, int hardware_gl)
 {
 	Uint32 flags = SDL_WINDOW_RESIZABLE;
 	int x = SDL_WINDOWPOS_UNDEFINED, y = SDL_WINDOWPOS_UNDEFINED, w = o->out_w, h = o->out_h;
-	SDL_DisplayMode desktop;
+	SDL_DisplayMode desktop, mode;
+	int switch_mode = 0;
 	if (s->kind != FFDVB_OUTPUT_WINDOW && !SDL_GetDesktopDisplayMode(0, &desktop)) {
 		/* Without a window manager (an X server that runs only the TV, common under VDR)
 		 * nobody makes a FULLSCREEN_DESKTOP window cover the screen: SDL would render at
@@ -353,6 +386,9 @@ static int create_window(struct ffdvb_output *o, struct sdl_out *s, int hardware
 		x = y = 0;
 		w = desktop.w;
 		h = desktop.h;
+		switch_mode = refresh_mode(o, &desktop, &mode);
+		if (switch_mode) /* the desktop's size, another refresh */
+			flags = SDL_WINDOW_FULLSCREEN | SDL_WINDOW_BORDERLESS;
 	} else if (s->kind != FFDVB_OUTPUT_WINDOW) {
 		flags = SDL_WINDOW_FULLSCREEN_DESKTOP;
 	}
@@ -361,6 +397,9 @@ static int create_window(struct ffdvb_output *o, struct sdl_out *s, int hardware
 		ffdvb_log(FFDVB_LOG_ERR, "output: SDL window: %s", SDL_GetError());
 		return -ENODEV;
 	}
+	if (switch_mode && SDL_SetWindowDisplayMode(s->win, &mode))
+		ffdvb_log(FFDVB_LOG_NOTICE, "output: the %d Hz mode was refused (%s): the desktop's "
+			  "stays", mode.refresh_rate, SDL_GetError());
 	if (s->kind != FFDVB_OUTPUT_WINDOW)
 		SDL_ShowCursor(SDL_DISABLE);
 	/* the scaling the renderer does must be smooth, not nearest-neighbour */
