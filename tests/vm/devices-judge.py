@@ -3,8 +3,8 @@
 # Host side of vm_devices (tests/vm/devices-host.sh): what a person saw and heard, judged from
 # qemu's and the X server's captures, never from the daemon's own record.
 #   devices-judge.py screendumps SOCK DIR   serve the guest's screendump requests (DIR/req-NAME ->
-#                                           qemu monitor 'screendump DIR/NAME.ppm' -> DIR/done-NAME)
-#                                           until DIR/.vm/rc exists
+#                                           qemu monitor 'screendump DIR/NAME.ppm' -> DIR/done-NAME;
+#                                           each NAME once) until DIR/.vm/rc exists
 #   devices-judge.py picture NAME CAPTURE.ppm REF.ppm EXPECTED.ppm
 #                                           the capture against ffmpeg's decode (REF scaled to the
 #                                           capture's size: EXPECTED), with ffdvb-play's OSD over it
@@ -43,20 +43,37 @@ def screendumps(sock_path, share):
         print('devices-judge: no qemu monitor at ' + sock_path)
         return 1
     sock.settimeout(30)
+
+    def prompt():   # the monitor's next '(qemu) ': the command before it has finished
+        buf = b''
+        while not buf.rstrip().endswith(b'(qemu)'):
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            buf += chunk
+        return True
+
+    prompt()   # the greeting
+    served = set()
     while not os.path.exists(os.path.join(share, '.vm', 'rc')):
         for name in sorted(os.listdir(share)):
-            if not name.startswith('req-'):
+            # the request stays: unlinked here while the guest's shell still created it over
+            # 9p, its creation failed there with ENOENT (seen with requests 1.5 s apart)
+            if not name.startswith('req-') or name in served:
                 continue
+            served.add(name)
             what = name[4:]
-            os.unlink(os.path.join(share, name))
+            t0 = time.monotonic()
             sock.sendall(('screendump %s\n' % os.path.join(share, what + '.ppm')).encode())
-            time.sleep(1)   # the monitor answers with a prompt; the file is written by then
-            try:
-                sock.recv(65536)
-            except OSError:
-                pass
+            if not prompt():   # no answer: give qemu the time it used to get
+                time.sleep(1)
+            print('devices-judge: screendump %s taken in %.2f s' % (what, time.monotonic() - t0),
+                  flush=True)
             open(os.path.join(share, 'done-' + what), 'w').close()
-        time.sleep(0.1)
+        time.sleep(0.05)
     return 0
 
 
