@@ -119,7 +119,7 @@ if [ "$SUITE" = vdr ]; then
 			{ echo "bench: making the SD recording failed" >&2; exit 1; }
 	fi
 	# the zap's three services (MPEG-2, H.264, HEVC) with ffmpeg's picture MD5s (vdr-zap.sh)
-	for z in sd_mpeg2_mp2.ts sd_h264_latm.ts sd_hevc_aac.ts; do
+	for z in sd_mpeg2_mp2.ts zap_h264_latm.ts zap_hevc_aac.ts; do
 		sh "$ROOT/tests/vm/stream-refs.sh" "$BUILD_DIR/streams" $z > /dev/null ||
 			{ echo "bench: making the zap stream $z failed" >&2; exit 1; }
 	done

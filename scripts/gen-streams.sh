@@ -26,6 +26,9 @@ Streams (2 s each unless said otherwise; video 25 fps, audio 48 kHz stereo unles
   eac3.ts            MPEG-2 + E-AC-3
   sd_hevc_aac.ts     720x576 HEVC (x265) + AAC-LC in ADTS (DVB-T2 style), transport stream id 3
   sd_h264_latm.ts    720x576 H.264 + AAC-LC in LATM/LOAS (German DVB-T2 HD style), ts id 2
+  zap_h264_latm.ts   sd_h264_latm.ts with testsrc's picture (4:3), zap_hevc_aac.ts sd_hevc_aac.ts
+                     with testsrc2's turned upside down (4:3): three services a screen capture
+                     tells apart from sd_mpeg2_mp2.ts and each other (vm_vdr_zap)
                      (the ids: VDR takes a new transponder with the old one's ids for the old)
   dts.ts, dts.mpg    MPEG-2 + DTS (ffmpeg's encoder): raw in TS, DVD substream 0x88 in PS
   s302m.ts           MPEG-2 + SMPTE 302M 16-bit stereo (DVB uncompressed audio, as vidtv sends)
@@ -121,6 +124,16 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 			-c:v libx264 -preset veryfast -threads 2 -b:v 2M -g 25 -bf 2 -pix_fmt yuv420p \
 			-flags +bitexact -c:a aac -b:a 128k -mpegts_flags latm \
 			-mpegts_transport_stream_id 2 -f mpegts "$2" ;;
+	zap_h264_latm.ts)
+		ff $BX -f lavfi -i "testsrc=size=720x576:rate=25:duration=2" -f lavfi -i "$ST:d=2" \
+			-c:v libx264 -preset veryfast -threads 2 -b:v 2M -g 25 -bf 2 -pix_fmt yuv420p \
+			-aspect 4:3 -flags +bitexact -c:a aac -b:a 128k -mpegts_flags latm \
+			-mpegts_transport_stream_id 2 -f mpegts "$2" ;;
+	zap_hevc_aac.ts)
+		ff $BX -f lavfi -i "$SD:duration=2,hflip,vflip" -f lavfi -i "$ST:d=2" \
+			-c:v libx265 -preset ultrafast -x265-params log-level=error:pools=none:frame-threads=1 \
+			-b:v 2M -g 25 -bf 2 -pix_fmt yuv420p -aspect 4:3 -c:a aac -b:a 128k \
+			-mpegts_transport_stream_id 3 -f mpegts "$2" ;;
 	dts.ts)
 		ff $BX -f lavfi -i "$SD:duration=2" -f lavfi -i "$ST:d=2" $MPEG2_I \
 			-c:a dca -strict -2 -b:a 768k -f mpegts "$2" ;;
@@ -159,7 +172,7 @@ gen_one() { # gen_one NAME TMPFILE: writes stream NAME to TMPFILE
 NAMES="sd_mpeg2_mp2.ts sd_mpeg2_mp2.mpg sd_mpeg2_ac3.ts sd_mpeg2_ac3.mpg sd_mpeg2_lpcm.mpg
 sd_mpeg1_mp3.mpg hd_mpeg2_1080i.ts hd_h264_1080i.ts sd_h264_mp2.ts eac3.ts s302m.ts still.m2v tone.ac3
 hd_h264_1080i_20s.ts hd_hevc_1080p50_20s.ts
-sd_hevc_aac.ts sd_h264_latm.ts dts.ts dts.mpg
+sd_hevc_aac.ts sd_h264_latm.ts zap_h264_latm.ts zap_hevc_aac.ts dts.ts dts.mpg
 avsync.ts resize_a.ts resize_b.ts resize.ts"
 for name in "$@"; do
 	case " $(echo $NAMES) " in

@@ -41,20 +41,11 @@ ffmpeg -hide_banner -loglevel error -nostdin -y -i "$s" -map 0:v -update 1 -pix_
 	-f image2 -c:v ppm "$out/ref.ppm" || exit 1
 
 # boot QEMU_DEVICES PARTS: one VM with those devices and a monitor, devices.sh's PARTS in it
+capture_here=$here
+. "$here/capture-lib.sh"
 boot() {
-	sock=$(mktemp -u "${TMPDIR:-/tmp}/ffdvb-mon.XXXXXX")
-	# python itself in the background (not through the judge function, whose subshell is
-	# what $! would name: killing that left python waiting for ever, holding ctest's pipe)
-	python3 "$here/devices-judge.py" screendumps "$sock" "$out" &
-	server=$!
 	VM_ENV="DEVICES_PARTS ${VM_ENV:-}" DEVICES_PARTS=$2 \
-	VM_QEMU_ARGS="$1 -monitor unix:$sock,server=on,wait=off ${VM_QEMU_ARGS:-}" \
-		bash "$here/../../scripts/vm.sh" "/bin/sh $here/devices.sh $bin $streams"
-	_rc=$?
-	kill "$server" 2> /dev/null
-	wait "$server" 2> /dev/null
-	rm -f "$sock" "$out/.vm/rc"
-	return $_rc
+		capture_vm "$out" "$1" "/bin/sh $here/devices.sh $bin $streams"
 }
 boot "-device bochs-display -device intel-hda -device hda-output,audiodev=a0
  -audiodev wav,id=a0,path=$out/sound.wav,out.frequency=48000,out.channels=2" "x11 console"

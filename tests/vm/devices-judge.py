@@ -3,8 +3,8 @@
 # Host side of vm_devices (tests/vm/devices-host.sh): what a person saw and heard, judged from
 # qemu's and the X server's captures, never from the daemon's own record.
 #   devices-judge.py screendumps SOCK DIR   serve the guest's screendump requests (DIR/req-NAME ->
-#                                           qemu monitor 'screendump DIR/NAME.ppm' -> DIR/done-NAME)
-#                                           until DIR/.vm/rc exists
+#                                           qemu monitor 'screendump DIR/NAME.ppm' -> DIR/done-NAME;
+#                                           each NAME once) until DIR/.vm/rc exists
 #   devices-judge.py picture NAME CAPTURE.ppm REF.ppm EXPECTED.ppm
 #                                           the capture against ffmpeg's decode (REF scaled to the
 #                                           capture's size: EXPECTED), with ffdvb-play's OSD over it
@@ -12,6 +12,10 @@
 #   devices-judge.py bursts WAV REF [eac3]  IEC 61937 bursts in a sound card's WAV against the
 #                                           stream's AC-3 (or E-AC-3) frames (vm_devices,
 #                                           vm_eac3_passthrough)
+#   devices-judge.py match NAME CAPTURE.ppm [--above Y] GOOD.ts OTHER.ts...
+#                                           a screendump taken while GOOD played: one of ffmpeg's
+#                                           pictures of GOOD as the screen shows it, none of OTHER's
+#   devices-judge.py tones WAV HZ...        each tone heard, loud, one after the other (VDR replays)
 # Prints PASS/FAIL lines (tests/vm/lib.sh's format) and the figures; exit status 1 on a FAIL.
 # Plain Python on purpose: no numpy on a minimal Debian, and the images are small.
 import math
@@ -46,20 +50,37 @@ def screendumps(sock_path, share):
         print('devices-judge: no qemu monitor at ' + sock_path)
         return 1
     sock.settimeout(30)
+
+    def prompt():   # the monitor's next '(qemu) ': the command before it has finished
+        buf = b''
+        while not buf.rstrip().endswith(b'(qemu)'):
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            buf += chunk
+        return True
+
+    prompt()   # the greeting
+    served = set()
     while not os.path.exists(os.path.join(share, '.vm', 'rc')):
         for name in sorted(os.listdir(share)):
-            if not name.startswith('req-'):
+            # the request stays: unlinked here while the guest's shell still created it over
+            # 9p, its creation failed there with ENOENT (seen with requests 1.5 s apart)
+            if not name.startswith('req-') or name in served:
                 continue
+            served.add(name)
             what = name[4:]
-            os.unlink(os.path.join(share, name))
+            t0 = time.monotonic()
             sock.sendall(('screendump %s\n' % os.path.join(share, what + '.ppm')).encode())
-            time.sleep(1)   # the monitor answers with a prompt; the file is written by then
-            try:
-                sock.recv(65536)
-            except OSError:
-                pass
+            if not prompt():   # no answer: give qemu the time it used to get
+                time.sleep(1)
+            print('devices-judge: screendump %s taken in %.2f s' % (what, time.monotonic() - t0),
+                  flush=True)
             open(os.path.join(share, 'done-' + what), 'w').close()
-        time.sleep(0.1)
+        time.sleep(0.05)
     return 0
 
 
@@ -136,6 +157,79 @@ def picture(name, capture, ref, expected):
     print('figure %s_osd_median_diff %d levels' % (name, median))
     check(median <= 16, '%s: the OSD over the picture (median difference from the blend %d <= 16)'
           % (name, median))
+
+
+def screen_geometry(stream, sw, sh, tv=(4, 3)):
+    """where ffdvbd's compose_geometry() puts STREAM's pictures on a SWxSH screen of aspect TV
+    (VDR's default VideoFormat 4:3, VideoDisplayFormat letterbox): (w, h, x, y)"""
+    import subprocess
+    info = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries',
+                           'stream=width,height,sample_aspect_ratio', '-of', 'csv=p=0', stream],
+                          capture_output=True, text=True, check=True).stdout.split()[0].split(',')
+    w, h = int(info[0]), int(info[1])
+    sar = [int(v) for v in info[2].split(':')] if ':' in info[2] else [0, 0]
+    if sar[0] < 1 or sar[1] < 1:
+        sar = [1, 1]   # unknown: square pixels
+    wide = w * sar[0] * tv[1] / (h * sar[1] * tv[0])   # > 1: wider than the screen
+    if abs(wide - 1) < 0.03:
+        return sw, sh, 0, 0
+    if wide > 1:   # letterbox
+        dh = max(1, min(sh, int((sh * 2 / wide + 1) // 2)))
+        return sw, dh, 0, (sh - dh) // 2
+    dw = max(1, min(sw, int((sw * wide * 2 + 1) // 2)))   # pillarbox
+    return dw, sh, (sw - dw) // 2, 0
+
+
+def best_frame(capture, stream, sw, sh, rows):
+    """PSNR (RGB, the screen's top ROWS lines) of CAPTURE against each of ffmpeg's pictures of
+    STREAM as the screen shows them (scaled bilinearly, as ffdvbd's drm output does, into black
+    bars): (best dB, its picture number, pictures compared)"""
+    import subprocess
+    import tempfile
+    dw, dh, dx, dy = screen_geometry(stream, sw, sh)
+    with tempfile.NamedTemporaryFile('r', suffix='.psnr') as stats:
+        graph = ('[1:v]scale=%d:%d:flags=bilinear,format=rgb24,pad=%d:%d:%d:%d:black,'
+                 'crop=%d:%d:0:0,settb=1/25,setpts=N[ref];'
+                 '[0:v]format=rgb24,crop=%d:%d:0:0,settb=1/25,setpts=N[cap];'
+                 '[cap][ref]psnr=stats_file=%s:shortest=1'
+                 % (dw, dh, sw, sh, dx, dy, sw, rows, sw, rows, stats.name))
+        subprocess.run(['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-loop', '1',
+                        '-i', capture, '-i', stream, '-filter_complex', graph, '-f', 'null', '-'],
+                       check=True)
+        best, at, n = -1.0, -1, 0
+        for line in stats:
+            fields = dict(f.split(':', 1) for f in line.split() if ':' in f)
+            n += 1
+            v = fields.get('psnr_avg', '0')
+            v = 99.0 if v == 'inf' else float(v)
+            if v > best:
+                best, at = v, int(fields['n'])
+    return best, at, n
+
+
+def match(name, capture, *streams):
+    """[--above Y] GOOD OTHER...: only the screen's lines above Y (of 576) are compared, e.g.
+    above VDR's channel display after a zap"""
+    above = 576
+    if streams[0] == '--above':
+        above, streams = int(streams[1]), streams[2:]
+    good, others = streams[0], streams[1:]
+    cw, ch, _ = read_ppm(capture)
+    rows = ch * above // 576
+    g = best_frame(capture, good, cw, ch, rows)
+    print('figure %s_psnr %.2f dB (picture %d of %d of %s; lines 0-%d)'
+          % (name, g[0], g[1], g[2], os.path.basename(good), rows - 1))
+    # Bounds: ffdvbd's drm output scales with the same libswscale (bilinear, BT.601) into XRGB,
+    # ffmpeg here into RGB24: a few levels apart at most; a capture of another picture of the
+    # same moving pattern (one picture off) is far below, another pattern lower still
+    check(g[0] >= 30, '%s: %dx%d screendump is picture %d of ffmpeg\'s decode of %s '
+          '(PSNR %.2f dB >= 30)' % (name, cw, ch, g[1], os.path.basename(good), g[0]))
+    for other in others:
+        o = best_frame(capture, other, cw, ch, rows)
+        print('figure %s_psnr_other %.2f dB (picture %d of %s)'
+              % (name, o[0], o[1], os.path.basename(other)))
+        check(g[0] >= o[0] + 10, '%s: and none of %s (best %.2f dB, 10 dB below)'
+              % (name, os.path.basename(other), o[0]))
 
 
 # ---- sound ------------------------------------------------------------------------------------
@@ -389,6 +483,34 @@ def bursts(path, ref_path, kind='ac3'):
 DROPOUTS_MAX = {'ac3': 0, 'eac3': 3}
 
 
+def tones(path, *hz):
+    """the tones HZ... heard one after the other: for each, the runs of sound at that frequency
+    (within 3 %), their length together, their level; sound.wav's sines are ffmpeg's at 1/8 of
+    full scale, RMS 32767 / 8 / sqrt(2) = 2896 when the sound card plays them as they are"""
+    rate, left = read_wav(path)
+    got = runs(rate, left)
+    print('sound: %.1f s at %d Hz; runs (start, end, RMS, Hz, dropouts):' % (len(left) / rate, rate))
+    for r in got:
+        print('  %.2f %.2f %.0f %.1f %.2f' % (r[0], r[1], r[2], r[3], len(r[4]) * 0.02))
+    after = 0
+    for want in (float(h) for h in hz):
+        mine = [r for r in got if abs(r[3] - want) <= 0.03 * want]
+        secs = sum(r[1] - r[0] - len(r[4]) * 0.02 for r in mine)
+        level = sum(r[2] * (r[1] - r[0]) for r in mine) / max(1e-9, sum(r[1] - r[0] for r in mine))
+        hzs = sum(r[3] * (r[1] - r[0]) for r in mine) / max(1e-9, sum(r[1] - r[0] for r in mine))
+        print('figure tone_%d_hz %.1f' % (want, hzs))
+        print('figure tone_%d_seconds %.2f' % (want, secs))
+        print('figure tone_%d_rms %.0f' % (want, level))
+        # at least 5 of the recording's 10 s: VDR may end a replay 3 s early (docs/vdr.md)
+        check(secs >= 5, 'sound card: the %d Hz tone heard (%.1f Hz) for %.2f s (>= 5 of the'
+              ' recording\'s 10 s)' % (want, hzs, secs))
+        check(2896 * 0.85 <= level <= 2896 * 1.15, 'sound card: %d Hz at its level (RMS %.0f, the'
+              ' stream\'s 2896 +/- 15 %%)' % (want, level))
+        check(bool(mine) and mine[0][0] >= after, 'sound card: %d Hz after the tone before it'
+              ' (from %.2f s)' % (want, mine[0][0] if mine else -1))
+        after = mine[-1][1] if mine else after
+
+
 def main():
     verb = sys.argv[1] if len(sys.argv) > 1 else ''
     if verb == 'screendumps':
@@ -397,6 +519,10 @@ def main():
         picture(*sys.argv[2:6])
     elif verb == 'sound':
         sound(sys.argv[2])
+    elif verb == 'match':
+        match(*sys.argv[2:])
+    elif verb == 'tones':
+        tones(*sys.argv[2:])
     elif verb == 'bursts':
         bursts(*sys.argv[2:5])
     else:

@@ -20,13 +20,12 @@ here=$(dirname "$0")
 script_name=devices.sh
 log=
 . "$here/lib.sh"
+. "$here/capture-lib.sh"
 stream=$streams/vm_devices.ts
 ac3=$streams/vm_devices_ac3.ts
 ctl() { "$bin/ffdvbctl" "$@"; }
 [ -c /dev/cuse ] || modprobe cuse
 
-# waits up to $2 tenths of a second for the command $1 to succeed
-wait_for() { _i=0; until eval "$1" > /dev/null 2>&1 || [ $_i -gt "$2" ]; do _i=$((_i + 1)); sleep 0.1; done; eval "$1" > /dev/null 2>&1; }
 
 # start_daemon KIND [ARGS]: ffdvbd on adapter 0 with --output KIND
 start_daemon() {
@@ -61,10 +60,7 @@ play_then() {
 }
 
 # asks the host for a qemu screendump to $out/NAME.ppm and waits for it
-screendump() {
-	: > "$out/req-$1"
-	wait_for "[ -e '$out/done-$1' ]" 300 && [ -s "$out/$1.ppm" ]
-}
+screendump() { capture_ask "$1" && capture_wait "$1"; }
 
 parts=${DEVICES_PARTS:-x11 console} # x11, console (bochs, with sound) or virtio
 # ---- X11: window and fullscreen on Xvfb (a 4:3 screen, 1024x768) --------------------------------
@@ -90,17 +86,11 @@ unset DISPLAY
 
 # ---- the console: KMSDRM and drm on qemu's virtual GPU, sound on qemu's Intel HDA ---------------
 case $parts in *virtio*) gpu=virtio; drv=virtio_gpu; sfx=-virtio ;; *) gpu=bochs; drv=bochs; sfx= ;; esac
-modprobe $drv 2> /dev/null
-wait_for '[ -c /dev/dri/card0 ]' 50
-check $? "$gpu: /dev/dri/card0 ($drv DRM driver)"
+capture_display_up $drv
 case $parts in *passthrough*)
 	# AC-3 to an AV receiver: IEC 61937 bursts on the HDA (a boot of its own, so that its WAV
 	# holds nothing else); the mixer at 0 as VDR sets it for Dolby must not touch them
-	modprobe snd-hda-intel 2> /dev/null
-	wait_for '[ -c /dev/snd/pcmC0D0p ]' 100
-	check $? "passthrough: /dev/snd/pcmC0D0p (snd-hda-intel)"
-	amixer -q -c 0 sset Master 100% unmute > "$out/amixer.log" 2>&1
-	check $? "passthrough: Master 100%, unmuted"
+	capture_sound_up
 	start_daemon drm --audio-device hw:0,0 --audio-passthrough ac3
 	grep -q 'sound on ALSA device hw:0,0' "$log"
 	check $? "passthrough: --audio-device hw:0,0 opened"
@@ -133,11 +123,7 @@ if [ "$gpu" = virtio ]; then
 	finish
 fi
 
-modprobe snd-hda-intel 2> /dev/null
-wait_for '[ -c /dev/snd/pcmC0D0p ]' 100
-check $? "alsa: /dev/snd/pcmC0D0p (snd-hda-intel)"
-amixer -q -c 0 sset Master 100% unmute > "$out/amixer.log" 2>&1
-check $? "alsa: Master 100%, unmuted ($(cat "$out/amixer.log"))"
+capture_sound_up
 start_daemon drm
 grep -q 'sound on ALSA device default' "$log"
 check $? "drm: the daemon opened ALSA's default device"

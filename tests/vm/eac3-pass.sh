@@ -16,8 +16,6 @@ script_name=eac3-pass.sh
 log=$out/ffdvbd.log
 . "$here/lib.sh"
 ctl() { "$bin/ffdvbctl" "$@"; }
-# waits up to $2 tenths of a second for the command $1 to succeed
-wait_for() { _i=0; until eval "$1" > /dev/null 2>&1 || [ $_i -gt "$2" ]; do _i=$((_i + 1)); sleep 0.1; done; eval "$1" > /dev/null 2>&1; }
 [ -c /dev/cuse ] || modprobe cuse
 
 modprobe bochs 2> /dev/null

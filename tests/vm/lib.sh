@@ -15,6 +15,8 @@ finish() {
   [ "$failed" = 0 ]
   exit $?
 }
+# wait_for COMMAND TENTHS: waits up to TENTHS tenths of a second for COMMAND (eval'd) to succeed
+wait_for() { _i=0; until eval "$1" > /dev/null 2>&1 || [ $_i -gt "$2" ]; do _i=$((_i + 1)); sleep 0.1; done; eval "$1" > /dev/null 2>&1; }
 alive() { [ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
 # stop_daemon PID: SIGTERM, then SIGKILL after 15 s if it hangs; checks it exited 0
 stop_daemon() {

@@ -4,7 +4,7 @@
 # The sourcing script sets $bin, $streams, $out, $syslog and $video (a folder of recordings);
 # optional: $VDR_DAEMON_RUN_AS (ffdvbd drops to that user), $daemon_args (more ffdvbd
 # options), $vdr_setup (lines of VDR's setup.conf),
-# $no_record (set: ffdvbd without --record), $ctl_args (ffdvbctl's adapter), $vdr_channels
+# $no_record (set: ffdvbd without --record), $vdr_output (ffdvbd's --output, default none), $ctl_args (ffdvbctl's adapter), $vdr_channels
 # (VDR's channels.conf), $vdr_plugin (the dvbsddevice argument, default "dvbsddevice -o"),
 # $vdr_args (more VDR options).
 port=6419
@@ -61,7 +61,7 @@ vdr_env_start() {
 		set -- "$@" --run-as "$VDR_DAEMON_RUN_AS"
 	fi
 	# shellcheck disable=SC2086 # daemon_args is a word list
-	"$bin/ffdvbd" --foreground --output none "$@" -v ${daemon_args:-} \
+	"$bin/ffdvbd" --foreground --output "${vdr_output:-none}" "$@" -v ${daemon_args:-} \
 		>> "$out/ffdvbd.log" 2>&1 &
 	pid=$!
 	_i=0

@@ -25,7 +25,8 @@ ls /usr/lib/vdr/plugins/libvdr-dvbsddevice.so.* > /dev/null 2>&1 ||
 	skip "vdr-plugin-dvbsddevice is not installed"
 command -v svdrpsend > /dev/null || skip "svdrpsend (package vdr) is missing"
 # file: the file tuner plays ffmpeg's stream (with its reference MD5s), passed to SCRIPT last;
-# zap: three services (MPEG-2, H.264, HEVC) for vdr-zap.sh, the stream folder its first argument
+# zap: three services (MPEG-2, H.264, HEVC; three pictures) for vdr-zap.sh, the stream folder its
+# first argument
 case ${1:-} in
 file)
 	command -v ffmpeg > /dev/null || skip "no ffmpeg CLI to make the file tuner's stream"
@@ -33,7 +34,7 @@ file)
 	set -- "$@" "$build/streams" ;;
 zap)
 	command -v ffmpeg > /dev/null || skip "no ffmpeg CLI to make the file tuner's streams"
-	for s in sd_mpeg2_mp2.ts sd_h264_latm.ts sd_hevc_aac.ts; do
+	for s in sd_mpeg2_mp2.ts zap_h264_latm.ts zap_hevc_aac.ts; do
 		sh "$here/stream-refs.sh" "$build/streams" $s > /dev/null
 	done
 	shift
@@ -46,4 +47,10 @@ if [ "$rc" = 77 ]; then
 	skip "vidtv cannot be built here (linux-source, kernel headers): no budget card for VDR"
 fi
 [ "$rc" = 0 ] || { echo "vdr-live-host.sh: building vidtv failed" >&2; exit 1; }
-exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $vidtv $*"
+[ "$script" = vdr-zap.sh ] ||
+	exec bash "$here/../../scripts/vm.sh" "/bin/sh $here/$script $bin $vidtv $*"
+# vdr-zap.sh is judged from outside the daemon too (capture-lib.sh): a screendump of qemu's
+# display after each zap against ffmpeg's pictures of the services
+capture_here=$here
+. "$here/capture-lib.sh"
+capture_run "${VM_OUT_DIR:?the test sets VM_OUT_DIR}" "/bin/sh $here/$script $bin $vidtv $*"

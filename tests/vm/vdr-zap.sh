@@ -10,6 +10,10 @@
 # service's own stream (equal to ffmpeg's decode) is shown, no picture of the old service after
 # it (no flash of the old channel), no picture of neither. The zap time (CHAN sent to that first
 # picture) is printed per codec, not asserted (bench/run.sh vdr gives the figures).
+# With FFDVB_CAPTURE=1 (vdr-live-host.sh boots qemu's display: capture-lib.sh) ffdvbd drives the
+# display (--output drm) and 2.5 s after each zap a screendump is asked of the host, which judges
+# it after the run against ffmpeg's pictures of the three services: the new one's, none of the
+# old one's (each service a different picture: testsrc2, testsrc, testsrc2 upside down).
 # Prints PASS/FAIL and "vdr-zap.sh: N passed, M failed".
 set -u
 usage='usage: vdr-zap.sh BINDIR VIDTVDIR STREAMDIR [ROUNDS]'
@@ -28,8 +32,8 @@ conf=$out/file-channels.conf
 : > "$conf"
 # channel: name frequency(MHz) file VDR's video type, audio type (PMT stream types)
 services='MPEG2 474 sd_mpeg2_mp2.ts 2 3
-H264 482 sd_h264_latm.ts 27 17
-HEVC 490 sd_hevc_aac.ts 36 15'
+H264 482 zap_h264_latm.ts 27 17
+HEVC 490 zap_hevc_aac.ts 36 15'
 vdr_channels=
 n=0
 while read -r name mhz file vt at; do
@@ -41,7 +45,7 @@ while read -r name mhz file vt at; do
 	# one and retunes), service 1
 	vdr_channels="$vdr_channels${vdr_channels:+
 }$name;ffdvb:${mhz}000:B8S0:T:27500:256=$vt:257=deu@$at:0:0:1:65281:$n:0"
-	eval "ref_$n=\$streams/\$file.framemd5 name_$n=\$name"
+	eval "ref_$n=\$streams/\$file.framemd5 name_$n=\$name ts_$n=\$streams/\$file"
 done <<EOF
 $services
 EOF
@@ -53,6 +57,17 @@ vdr_setup="UpdateChannels = 0
 "
 ctl_args="--adapter $A"
 . "$here/vdr-lib.sh"
+. "$here/capture-lib.sh"
+capture=
+if [ -n "${FFDVB_CAPTURE:-}" ]; then
+	capture_display_up
+	vdr_output=drm
+	daemon_args="$daemon_args --no-audio"
+	capture="--capture $out:2.5"
+else
+	echo "NOTE: no capture devices (FFDVB_CAPTURE unset, as in bench/): the zaps are judged" \
+		"from the daemon's record only, not from a screen"
+fi
 for f in ffdvbd ffdvbctl; do
 	[ -x "$bin/$f" ] || { fail "setup: $bin/$f is not built"; finish; }
 done
@@ -81,8 +96,8 @@ check $? "decoder: channel 1's pictures are shown before the first zap ($(jget d
 seq=
 r=0
 while [ $r -lt "$rounds" ]; do seq="$seq 2 3 1 3 2 1"; r=$((r + 1)); done
-# shellcheck disable=SC2086 # seq is a word list
-python3 "$here/vdr-zap.py" drive "$port" 5 $seq > "$out/zaps.txt" 2> "$out/zaps.err"
+# shellcheck disable=SC2086 # capture and seq are word lists
+python3 "$here/vdr-zap.py" drive "$port" 5 $capture $seq > "$out/zaps.txt" 2> "$out/zaps.err"
 check $? "SVDRP: $(grep -c . "$out/zaps.txt") zaps sent ($(tr '\n' ';' < "$out/zaps.err"))"
 bad=$(awk '$4 != "250" { n++ } END { print n + 0 }' "$out/zaps.txt")
 [ "$bad" = 0 ]
@@ -106,6 +121,24 @@ while read -r _ from to first old foreign newp; do
 done <<EOF
 $(grep '^zap' "$out/judged.txt")
 EOF
+# each zap's screendump, for the host: the new service's picture, none of the other two's
+if [ -n "$capture" ]; then
+	k=0 from=1
+	for to in $seq; do
+		k=$((k + 1))
+		eval "fn=\$name_$from tn=\$name_$to good=\$ts_$to"
+		capture_wait zap$k
+		check $? "zap $k ($fn -> $tn): screendump taken by the host (zap$k.ppm)"
+		others=
+		for i in 1 2 3; do
+			[ "$i" = "$to" ] || eval "others=\"\$others \$ts_$i\""
+		done
+		# shellcheck disable=SC2086 # others is a word list
+		# VDR's channel display covers the lines from about 325 of 576 on (lcars)
+		capture_expect match "zap$k" --above 320 "$good" $others
+		from=$to
+	done
+fi
 errors=$(jget decoder.decode_errors)
 echo "NOTE: decoder.decode_errors $errors (a zap may cut a unit)"
 errs=$(grep -c 'ERROR' "$syslog")
