@@ -8,11 +8,12 @@
  * the picture on screen) for DMX_GET_STC.
  *
  * Flow control: each stream's input queue is small; ffdvb_decoder_put() refuses (-EAGAIN) when
- * it is full, and the decoder calls the wake hook when there is room again, so the card's rings
- * (and the writers behind them) drain at presentation pace.
+ * it is full, and the decoder's wake-up file (ffdvb_decoder_wake_fd) becomes readable when
+ * there is room again, so the card's rings (and the writers behind them) drain at presentation
+ * pace.
  *
- * Threads: the card calls everything from its event loop thread; the wake hook runs on the
- * decoder's threads and must only schedule work (libevent's event_active is fine). */
+ * Threads: the card calls everything from its event loop thread, which also watches the
+ * wake-up file; the decoder's threads only write to that file. */
 #ifndef FFDVB_DECODER_H
 #define FFDVB_DECODER_H
 
@@ -43,15 +44,17 @@ struct ffdvb_decoder_config {
 					      IEC 61937 bursts (an AV receiver decodes them) */
 	int audio_delay_ms;                /* lip-sync trim: > 0 the sound comes that much later
 					      than the picture, < 0 earlier */
-	/* called (from any decoder thread) when input room appears, a picture size changed, or the
-	   STC started/stopped moving; the card then looks with the functions below */
-	void (*wake)(void *ctx);
-	void *wake_ctx;
 };
 
 /* Starts the threads and the output. NULL with errno set (and a message) on failure. */
 struct ffdvb_decoder *ffdvb_decoder_new(const struct ffdvb_decoder_config *cfg);
+/* Joins the threads and frees the output. Accepts NULL. */
 void ffdvb_decoder_free(struct ffdvb_decoder *dec);
+/* The decoder's wake-up file, an eventfd it owns (closed by ffdvb_decoder_free): readable when
+ * input room appeared, a picture size changed or the STC started or stopped moving. Whoever
+ * feeds the decoder watches it from its loop, reads the 8-byte counter (non-blocking) and then
+ * looks with the functions below. */
+int ffdvb_decoder_wake_fd(const struct ffdvb_decoder *dec);
 struct ffdvb_output *ffdvb_decoder_output(struct ffdvb_decoder *dec); /* for any-thread calls */
 
 /* ---- data -------------------------------------------------------------------------------- */

@@ -2,11 +2,11 @@
 /* The glue between the card and its decoder (include/ffdvb/decoder.h): whole packets go from the
  * rings to the decoder as the firmware took them (audio first; video withheld while frozen;
  * nothing from a ring whose stream does not play), the play state goes over after every ioctl
- * that changes it, and what the decoder reports (room, picture sizes) comes back through an
- * eventfd that the decoder's threads write and the card's event loop reads. */
+ * that changes it, and what the decoder reports (room, picture sizes) comes back through the
+ * decoder's eventfd (ffdvb_decoder_wake_fd), which its threads write and the card's event loop
+ * reads. */
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -15,17 +15,6 @@
 #include "ffdvb/osd.h"
 
 #include "card_internal.h"
-
-static void decoder_wake(void *ctx)
-{
-	struct ffdvb_card *card = ctx;
-	uint64_t one = 1;
-
-	/* any thread: only the counter moves; the loop does the work */
-	if (write(event_get_fd(card->dec_ev), &one, sizeof(one)) < 0) {
-		/* EAGAIN: the counter is already nonzero, the loop will look anyway */
-	}
-}
 
 static void on_decoder(evutil_socket_t fd, short what, void *arg)
 {
@@ -42,44 +31,31 @@ static void on_osd_timer(evutil_socket_t fd, short what, void *arg);
 
 int card_decoder_start(struct ffdvb_card *card)
 {
-	struct ffdvb_decoder_config dc;
-	int fd;
-
 	if (!card->cfg.decoder)
 		return 0;
-	fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	card->dec_ev = event_new(card->base, fd, EV_READ | EV_PERSIST, on_decoder, card);
-	if (!card->dec_ev || event_add(card->dec_ev, NULL)) {
-		close(fd);
-		return -ENOMEM;
-	}
 	card->osd_plane = calloc((size_t)FFDVB_OSD_SCREEN_W * FFDVB_OSD_SCREEN_H, sizeof(uint32_t));
 	card->osd_ev = evtimer_new(card->base, on_osd_timer, card);
 	if (!card->osd_plane || !card->osd_ev)
 		return -ENOMEM;
-	dc = *card->cfg.decoder;
-	dc.wake = decoder_wake;
-	dc.wake_ctx = card;
-	card->dec = ffdvb_decoder_new(&dc);
+	card->dec = ffdvb_decoder_new(card->cfg.decoder);
 	if (!card->dec)
 		return -errno;
+	/* the decoder's threads write its eventfd; this loop reads it */
+	card->dec_ev = event_new(card->base, ffdvb_decoder_wake_fd(card->dec), EV_READ | EV_PERSIST,
+				 on_decoder, card);
+	if (!card->dec_ev || event_add(card->dec_ev, NULL))
+		return -ENOMEM;
 	card_decoder_sync(card);
 	return 0;
 }
 
 void card_decoder_stop(struct ffdvb_card *card)
 {
-	ffdvb_decoder_free(card->dec); /* joins the threads: no wake-up after this */
+	if (card->dec_ev)
+		event_free(card->dec_ev); /* the eventfd is the decoder's */
+	card->dec_ev = NULL;
+	ffdvb_decoder_free(card->dec); /* joins the threads */
 	card->dec = NULL;
-	if (card->dec_ev) {
-		int fd = event_get_fd(card->dec_ev);
-
-		event_free(card->dec_ev);
-		close(fd);
-		card->dec_ev = NULL;
-	}
 	if (card->osd_ev)
 		event_free(card->osd_ev);
 	card->osd_ev = NULL;

@@ -117,6 +117,7 @@ struct ffdvb_decoder {
 	struct dec_stream st[FFDVB_STREAM_COUNT];
 	struct ffdvb_decoder_state state;
 	unsigned int state_serial;  /* bumped by set_state */
+	int wake_fd;                /* eventfd: written by any decoder thread (dec_wake) */
 
 	/* presenter */
 	pthread_t presenter;
@@ -142,6 +143,8 @@ struct ffdvb_decoder {
 /* CLOCK_MONOTONIC in ns (decoder.c): ffdvb_monotonic_ns (ffdvb/clock.h) copied, left for a
  * change of decoder.c to take it over */
 uint64_t dec_real_ns(void);
+/* Any decoder thread: makes the wake-up file readable (input room, a size event, the STC). */
+void dec_wake(struct ffdvb_decoder *dec);
 
 /* stream_thread.c */
 int dec_stream_start(struct dec_stream *s);

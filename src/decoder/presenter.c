@@ -93,12 +93,6 @@ static int starved(const struct ffdvb_decoder *dec, const struct dec_stream *s)
 	return !s->held && s->starved_since && dec_real_ns() - s->starved_since >= STARVED_NS;
 }
 
-static void wake_card(struct ffdvb_decoder *dec)
-{
-	if (dec->cfg.wake)
-		dec->cfg.wake(dec->cfg.wake_ctx);
-}
-
 static struct dec_frame *pop(struct dec_stream *s)
 {
 	struct dec_frame *f = s->out_head;
@@ -189,7 +183,7 @@ static void show(struct pres *p, struct dec_frame *f, uint64_t now)
 	uint64_t took = dec_real_ns() - t0;
 	p->present_ns = took > p->present_ns ? took : p->present_ns - p->present_ns / 16;
 	dec_frame_free(old);
-	wake_card(dec); /* STC moved, maybe a size event */
+	dec_wake(dec); /* STC moved, maybe a size event */
 	pthread_mutex_lock(&dec->lock);
 	osd_presented(p, osd);
 }
