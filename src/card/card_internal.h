@@ -163,9 +163,9 @@ struct ffdvb_card {
 	} live[2]; /* CARD_LIVE_VIDEO, CARD_LIVE_AUDIO */
 	struct event *live_ev; /* pumps the taps into the rings from the loop */
 
-	/* the decoder and its glue (decode.c) */
+	/* the decoder (cfg.decoder, the caller's) and its glue (decode.c) */
 	struct ffdvb_decoder *dec;
-	struct event *dec_ev;     /* on an eventfd the decoder's threads write to */
+	struct event *dec_ev;     /* on the decoder's eventfd (ffdvb_decoder_wake_fd) */
 	size_t still_ring_bytes;  /* still-picture copies in the video ring: not for the decoder */
 	uint64_t osd_generation;  /* last OSD generation handed to the decoder */
 	struct event *osd_ev;     /* renders the plane shortly after a burst of OSD commands */

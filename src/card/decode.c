@@ -37,9 +37,7 @@ int card_decoder_start(struct ffdvb_card *card)
 	card->osd_ev = evtimer_new(card->base, on_osd_timer, card);
 	if (!card->osd_plane || !card->osd_ev)
 		return -ENOMEM;
-	card->dec = ffdvb_decoder_new(card->cfg.decoder);
-	if (!card->dec)
-		return -errno;
+	card->dec = card->cfg.decoder;
 	/* the decoder's threads write its eventfd; this loop reads it */
 	card->dec_ev = event_new(card->base, ffdvb_decoder_wake_fd(card->dec), EV_READ | EV_PERSIST,
 				 on_decoder, card);
@@ -54,18 +52,12 @@ void card_decoder_stop(struct ffdvb_card *card)
 	if (card->dec_ev)
 		event_free(card->dec_ev); /* the eventfd is the decoder's */
 	card->dec_ev = NULL;
-	ffdvb_decoder_free(card->dec); /* joins the threads */
-	card->dec = NULL;
+	card->dec = NULL; /* the caller's: it runs on until the caller frees it */
 	if (card->osd_ev)
 		event_free(card->osd_ev);
 	card->osd_ev = NULL;
 	free(card->osd_plane);
 	card->osd_plane = NULL;
-}
-
-struct ffdvb_decoder *ffdvb_card_decoder(struct ffdvb_card *card)
-{
-	return card->dec;
 }
 
 void card_decoder_sync(struct ffdvb_card *card)
