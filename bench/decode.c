@@ -94,6 +94,7 @@ static void open_card(struct bench *b, int virtual_clock, int record)
 	b->base = event_base_new();
 	b->dec = b->base ? ffdvb_decoder_new(&dc) : NULL;
 	cfg.decoder = b->dec;
+	cfg.output = b->dec ? ffdvb_decoder_output(b->dec) : NULL;
 	b->card = b->dec ? ffdvb_card_new(b->base, &cfg) : NULL;
 	if (!b->card) {
 		fprintf(stderr, "bench: cannot create the card: %s\n", strerror(errno));

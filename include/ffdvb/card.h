@@ -3,7 +3,9 @@
  * as on av7110) and the semantics of its nodes video0, audio0, osd0, demux0, frontend0 and
  * dvr0 (docs/av7110.md). It implements struct ffdvb_node_ops for each node and knows
  * nothing of FUSE. What the rings hold is handed to the decoder (include/ffdvb/decoder.h) as
- * the firmware took it: whole packets, audio first, video withheld while frozen. */
+ * the firmware took it: whole packets, audio first, video withheld while frozen; the OSD
+ * plane goes to the output (include/ffdvb/output.h). The caller makes the tuner, the decoder
+ * and the output and hands them in. */
 #ifndef FFDVB_CARD_H
 #define FFDVB_CARD_H
 
@@ -15,6 +17,7 @@
 struct event_base;
 struct ffdvb_card;
 struct ffdvb_decoder;
+struct ffdvb_output;
 struct ffdvb_tuner;
 
 /* "video0", "audio0", "osd0", "demux0", "frontend0", "dvr0" */
@@ -28,6 +31,10 @@ struct ffdvb_card_config {
 	   and outliving the card, which watches its wake-up file; NULL: no decoder, the rings
 	   drain at drain_rate (--no-decode, flow-control tests without threads) */
 	struct ffdvb_decoder *decoder;
+	/* where the OSD plane goes (include/ffdvb/output.h, ffdvb_output_set_osd), the caller's
+	   and outliving the card: the decoder's output (ffdvb_decoder_output); NULL: the OSD is
+	   kept but not rendered */
+	struct ffdvb_output *output;
 	/* what stands behind frontend0, demux0 and dvr0 (include/ffdvb/tuner.h), owned by the
 	   caller and outliving the card; NULL: the card uses a "none" tuner of its own */
 	struct ffdvb_tuner *tuner;

@@ -141,6 +141,9 @@ struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_ca
 	}
 	int r = card_decoder_start(card);
 
+	if (r == 0)
+		r = card_osd_plane_start(card);
+
 	if (r < 0) {
 		ffdvb_card_free(card);
 		errno = -r;
@@ -154,6 +157,7 @@ void ffdvb_card_free(struct ffdvb_card *card)
 	if (!card)
 		return;
 	card_live_free(card);
+	card_osd_plane_stop(card);
 	card_decoder_stop(card);
 	if (card->own_tuner)
 		ffdvb_tuner_free(card->tuner);

@@ -167,7 +167,9 @@ struct ffdvb_card {
 	struct ffdvb_decoder *dec;
 	struct event *dec_ev;     /* on the decoder's eventfd (ffdvb_decoder_wake_fd) */
 	size_t still_ring_bytes;  /* still-picture copies in the video ring: not for the decoder */
-	uint64_t osd_generation;  /* last OSD generation handed to the decoder */
+
+	/* the OSD plane for cfg.output (osd_plane.c) */
+	uint64_t osd_generation;  /* last OSD generation set on the output */
 	struct event *osd_ev;     /* renders the plane shortly after a burst of OSD commands */
 	uint32_t *osd_plane;
 };
@@ -273,8 +275,11 @@ void card_live_retuned(struct ffdvb_card *card);
 void card_live_pump(struct ffdvb_card *card); /* taps -> rings (card_feed_decoder calls it) */
 void card_live_status(struct ffdvb_card *card, FILE *out, int json);
 
-/* osd0 */
-void card_osd_changed(struct ffdvb_card *card); /* playback glue: pushes the OSD plane to the decoder if its generation moved */
+/* osd_plane.c: the rendered OSD for the output (none without cfg.output) */
+int card_osd_plane_start(struct ffdvb_card *card);
+void card_osd_plane_stop(struct ffdvb_card *card);
+/* osd0 changed the model: sets the plane on the output soon if its generation moved */
+void card_osd_changed(struct ffdvb_card *card);
 
 /* still.c */
 int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io);

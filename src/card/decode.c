@@ -27,16 +27,10 @@ static void on_decoder(evutil_socket_t fd, short what, void *arg)
 	card_feed_decoder(arg);
 }
 
-static void on_osd_timer(evutil_socket_t fd, short what, void *arg);
-
 int card_decoder_start(struct ffdvb_card *card)
 {
 	if (!card->cfg.decoder)
 		return 0;
-	card->osd_plane = calloc((size_t)FFDVB_OSD_SCREEN_W * FFDVB_OSD_SCREEN_H, sizeof(uint32_t));
-	card->osd_ev = evtimer_new(card->base, on_osd_timer, card);
-	if (!card->osd_plane || !card->osd_ev)
-		return -ENOMEM;
 	card->dec = card->cfg.decoder;
 	/* the decoder's threads write its eventfd; this loop reads it */
 	card->dec_ev = event_new(card->base, ffdvb_decoder_wake_fd(card->dec), EV_READ | EV_PERSIST,
@@ -53,11 +47,6 @@ void card_decoder_stop(struct ffdvb_card *card)
 		event_free(card->dec_ev); /* the eventfd is the decoder's */
 	card->dec_ev = NULL;
 	card->dec = NULL; /* the caller's: it runs on until the caller frees it */
-	if (card->osd_ev)
-		event_free(card->osd_ev);
-	card->osd_ev = NULL;
-	free(card->osd_plane);
-	card->osd_plane = NULL;
 }
 
 void card_decoder_sync(struct ffdvb_card *card)
@@ -186,33 +175,6 @@ void card_flush_audio(struct ffdvb_card *card)
 		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_AUDIO);
 }
 
-/* Renders the OSD plane for the decoder once per burst of commands (VDR sends a dozen at a
- * time): the first change arms a short timer, later ones ride along. */
-#define OSD_COALESCE_US 2000
-
-static void on_osd_timer(evutil_socket_t fd, short what, void *arg)
-{
-	struct ffdvb_card *card = arg;
-	uint64_t gen = ffdvb_osd_generation(card->osd);
-
-	(void)fd, (void)what;
-	if (gen == card->osd_generation)
-		return;
-	card->osd_generation = gen;
-	ffdvb_osd_render(card->osd, card->osd_plane);
-	ffdvb_decoder_set_osd(card->dec, card->osd_plane);
-}
-
-void card_osd_changed(struct ffdvb_card *card)
-{
-	static const struct timeval soon = { 0, OSD_COALESCE_US };
-
-	if (!card->dec || !card->osd_ev || ffdvb_osd_generation(card->osd) == card->osd_generation)
-		return;
-	if (!evtimer_pending(card->osd_ev, NULL))
-		evtimer_add(card->osd_ev, &soon);
-}
-
 void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 {
 	struct ffdvb_decoder_stats s;
@@ -231,7 +193,7 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 			"\"av_offset_ms\":%lld,\"video_queued\":%zu,\"audio_queued\":%zu,\"idle\":%s,"
 			"\"osd_updates\":%u,\"osd_presented\":%u,\"osd_presented_ns\":%llu,"
 			"\"audio_device_ms\":%.1f,\"video_device_ms\":%.1f},",
-			ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec,
+			s.output, s.video_codec,
 			s.audio_codec, s.width, s.height, (unsigned long long)s.video_frames_decoded,
 			(unsigned long long)s.video_frames_shown,
 			(unsigned long long)s.video_frames_dropped, (unsigned long long)s.video_repeats,
@@ -248,25 +210,10 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 	fprintf(out, "decoder (%s): video %s %dx%d, %llu decoded, %llu shown, %llu dropped; audio %s, "
 		"%llu decoded; %llu bad PES, %llu decode errors, A/V offset %lld ms; devices: "
 		"sound %.1f ms, picture %.1f ms\n",
-		ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec[0] ? s.video_codec : "-",
+		s.output, s.video_codec[0] ? s.video_codec : "-",
 		s.width, s.height, (unsigned long long)s.video_frames_decoded,
 		(unsigned long long)s.video_frames_shown, (unsigned long long)s.video_frames_dropped,
 		s.audio_codec[0] ? s.audio_codec : "-", (unsigned long long)s.audio_frames_decoded,
 		(unsigned long long)s.bad_pes, (unsigned long long)s.decode_errors,
 		(long long)s.av_offset_ms, s.audio_device_ns / 1e6, s.video_device_ns / 1e6);
-}
-
-void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb)
-{
-	ffdvb_osd_render(card->osd, argb);
-}
-
-int ffdvb_card_osd_window(struct ffdvb_card *card, int win, struct ffdvb_osd_window_info *info,
-			  uint32_t **argb)
-{
-	int r = ffdvb_osd_window(card->osd, win, info);
-
-	if (r < 0 || !info->open)
-		return r < 0 ? r : -EINVAL;
-	return ffdvb_osd_window_argb(card->osd, win, argb);
 }

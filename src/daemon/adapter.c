@@ -143,6 +143,7 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 		.drain_rate = a->drain_rate,
 		.osd_memsize = a->osd_memsize,
 		.decoder = ad->dec,
+		.output = ad->dec ? ffdvb_decoder_output(ad->dec) : NULL,
 		.tuner = ad->tuner,
 	};
 

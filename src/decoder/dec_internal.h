@@ -125,9 +125,9 @@ struct ffdvb_decoder {
 	struct ffdvb_output *out;
 	int out_ready;              /* 1 created, -1 failed */
 	int out_errno;
-	int osd_pending;            /* set_osd happened; the presenter refreshes */
+	int osd_pending;            /* a plane was set on the output; the presenter refreshes */
 	int bypass_noted;           /* the bypass-without-passthrough notice was logged */
-	unsigned int osd_serial;    /* counts set_osd calls */
+	unsigned int osd_serial;    /* counts planes set on the output (osd_set hook) */
 
 	/* what the card reads back (under lock) */
 	int have_stc;

@@ -266,17 +266,6 @@ void ffdvb_decoder_set_state(struct ffdvb_decoder *dec, const struct ffdvb_decod
 	pthread_mutex_unlock(&dec->lock);
 }
 
-void ffdvb_decoder_set_osd(struct ffdvb_decoder *dec, const uint32_t *argb)
-{
-	if (dec->out)
-		ffdvb_output_set_osd(dec->out, argb);
-	pthread_mutex_lock(&dec->lock);
-	dec->osd_serial++;
-	dec->osd_pending = 1;
-	pthread_cond_broadcast(&dec->cond_pres);
-	pthread_mutex_unlock(&dec->lock);
-}
-
 int ffdvb_decoder_stc(struct ffdvb_decoder *dec, uint64_t *stc)
 {
 	int r = -ENODATA;
@@ -315,6 +304,7 @@ void ffdvb_decoder_get_stats(struct ffdvb_decoder *dec, struct ffdvb_decoder_sta
 
 	pthread_mutex_lock(&dec->lock);
 	*out = dec->stats;
+	snprintf(out->output, sizeof(out->output), "%s", ffdvb_output_name(dec->out));
 	snprintf(out->video_codec, sizeof(out->video_codec), "%s", v->codec);
 	snprintf(out->audio_codec, sizeof(out->audio_codec), "%s", a->codec);
 	out->width = v->width;

@@ -80,6 +80,7 @@ static inline void player_open_trim(struct player *p, int virtual_clock, int dei
 	p->base = event_base_new();
 	p->dec = p->base ? ffdvb_decoder_new(&dc) : NULL;
 	cfg.decoder = p->dec;
+	cfg.output = p->dec ? ffdvb_decoder_output(p->dec) : NULL;
 	p->card = p->dec ? ffdvb_card_new(p->base, &cfg) : NULL;
 	if (!p->card) {
 		printf("FAIL: cannot create a card with a decoder: %s\n", strerror(errno));

@@ -98,6 +98,7 @@ static void setup(struct live *l, const char *channels)
 	cfg.tuner = l->tuner;
 	l->p.dec = ffdvb_decoder_new(&dc);
 	cfg.decoder = l->p.dec;
+	cfg.output = l->p.dec ? ffdvb_decoder_output(l->p.dec) : NULL;
 	l->p.card = l->p.dec ? ffdvb_card_new(l->p.base, &cfg) : NULL;
 	if (!l->p.card) {
 		printf("FAIL: cannot create a card: %s\n", strerror(errno));
