@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The glue between the card and its decoder (include/ffdvb/decoder.h): whole packets go from the
+/* The glue between the card and the decoder handed in (include/ffdvb/decoder.h), the card's
+ * card_decoder_ops when it has one (drain.c stands in without): whole packets go from the
  * rings to the decoder as the firmware took them (audio first; video withheld while frozen;
  * nothing from a ring whose stream does not play), the play state goes over after every ioctl
  * that changes it, and what the decoder reports (room, picture sizes) comes back through the
  * decoder's eventfd (ffdvb_decoder_wake_fd), which its threads write and the card's event loop
  * reads. */
 #include <errno.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "ffdvb/decoder.h"
-#include "ffdvb/osd.h"
 
 #include "card_internal.h"
 
@@ -27,21 +26,21 @@ static void on_decoder(evutil_socket_t fd, short what, void *arg)
 	card_feed_decoder(arg);
 }
 
-int card_decoder_start(struct ffdvb_card *card)
+static void dec_sync(struct ffdvb_card *card);
+
+static int dec_start(struct ffdvb_card *card)
 {
-	if (!card->cfg.decoder)
-		return 0;
 	card->dec = card->cfg.decoder;
 	/* the decoder's threads write its eventfd; this loop reads it */
 	card->dec_ev = event_new(card->base, ffdvb_decoder_wake_fd(card->dec), EV_READ | EV_PERSIST,
 				 on_decoder, card);
 	if (!card->dec_ev || event_add(card->dec_ev, NULL))
 		return -ENOMEM;
-	card_decoder_sync(card);
+	dec_sync(card);
 	return 0;
 }
 
-void card_decoder_stop(struct ffdvb_card *card)
+static void dec_stop(struct ffdvb_card *card)
 {
 	if (card->dec_ev)
 		event_free(card->dec_ev); /* the eventfd is the decoder's */
@@ -49,12 +48,10 @@ void card_decoder_stop(struct ffdvb_card *card)
 	card->dec = NULL; /* the caller's: it runs on until the caller frees it */
 }
 
-void card_decoder_sync(struct ffdvb_card *card)
+static void dec_sync(struct ffdvb_card *card)
 {
 	struct ffdvb_decoder_state st = { 0 };
 
-	if (!card->dec)
-		return;
 	if (!card_video_active(card))
 		st.video = FFDVB_DEC_VIDEO_STOPPED; /* neither memory playback nor a live PID */
 	else if (card->video.play_state == FFDVB_VIDEO_FREEZED)
@@ -131,13 +128,11 @@ static int mpeg_aspect_of(int num, int den)
 	return 2;
 }
 
-void card_feed_decoder(struct ffdvb_card *card)
+static void dec_feed(struct ffdvb_card *card)
 {
 	size_t moved = 0;
 	int w, h, num, den;
 
-	if (!card->dec)
-		return;
 	card_live_pump(card);
 	if (card_audio_active(card))
 		moved += feed_ring(card, &card->aring, FFDVB_STREAM_AUDIO);
@@ -160,29 +155,34 @@ void card_decoder_kick(struct ffdvb_card *card)
 		event_active(card->dec_ev, EV_READ, 0);
 }
 
-void card_flush_video(struct ffdvb_card *card)
+static void dec_play_changed(struct ffdvb_card *card)
 {
-	card_ring_flush(&card->vring);
-	card->still_ring_bytes = 0;
-	if (card->dec)
-		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_VIDEO);
+	dec_sync(card);
+	dec_feed(card);
 }
 
-void card_flush_audio(struct ffdvb_card *card)
+static void dec_clear(struct ffdvb_card *card, enum ffdvb_stream s)
 {
-	card_ring_flush(&card->aring);
-	if (card->dec)
-		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_AUDIO);
+	ffdvb_decoder_clear(card->dec, s);
 }
 
-void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
+static void dec_still(struct ffdvb_card *card, const uint8_t *es, size_t len)
+{
+	ffdvb_decoder_still(card->dec, es, len);
+}
+
+/* the PTS of the picture on screen (0 before the first one) */
+static uint64_t dec_stc(struct ffdvb_card *card)
+{
+	uint64_t v;
+
+	return ffdvb_decoder_stc(card->dec, &v) == 0 ? v : 0;
+}
+
+static void dec_status(struct ffdvb_card *card, FILE *out, int json)
 {
 	struct ffdvb_decoder_stats s;
 
-	if (!card->dec) {
-		fprintf(out, json ? "\"decoder\":null," : "decoder: none (--no-decode)\n");
-		return;
-	}
 	ffdvb_decoder_get_stats(card->dec, &s);
 	if (json) {
 		fprintf(out, "\"decoder\":{\"output\":\"%s\",\"video_codec\":\"%s\",\"audio_codec\":\"%s\","
@@ -217,3 +217,16 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 		(unsigned long long)s.bad_pes, (unsigned long long)s.decode_errors,
 		(long long)s.av_offset_ms, s.audio_device_ns / 1e6, s.video_device_ns / 1e6);
 }
+
+const struct card_decoder_ops card_decoder_ops = {
+	.live = 1,
+	.start = dec_start,
+	.stop = dec_stop,
+	.sync = dec_sync,
+	.play_changed = dec_play_changed,
+	.feed = dec_feed,
+	.clear = dec_clear,
+	.still = dec_still,
+	.stc = dec_stc,
+	.status = dec_status,
+};
