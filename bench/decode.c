@@ -87,17 +87,19 @@ static void open_card(struct bench *b, int virtual_clock, int record)
 			    .record = record },
 		.deinterlace = deinterlace,
 	};
-	struct ffdvb_card_config cfg = { .decoder = &dc };
+	struct ffdvb_card_config cfg = { 0 };
 
 	memset(b, 0, sizeof(*b));
 	av_log_set_level(AV_LOG_FATAL);
 	b->base = event_base_new();
-	b->card = b->base ? ffdvb_card_new(b->base, &cfg) : NULL;
+	b->dec = b->base ? ffdvb_decoder_new(&dc) : NULL;
+	cfg.decoder = b->dec;
+	cfg.output = b->dec ? ffdvb_decoder_output(b->dec) : NULL;
+	b->card = b->dec ? ffdvb_card_new(b->base, &cfg) : NULL;
 	if (!b->card) {
 		fprintf(stderr, "bench: cannot create the card: %s\n", strerror(errno));
 		exit(1);
 	}
-	b->dec = ffdvb_card_decoder(b->card);
 	b->ops = ffdvb_card_node_ops(FFDVB_NODE_VIDEO);
 	if (b->ops->open(ffdvb_card_node(b->card, FFDVB_NODE_VIDEO), O_RDWR | O_NONBLOCK, &b->vf) ||
 	    b->ops->open(ffdvb_card_node(b->card, FFDVB_NODE_AUDIO), O_RDWR | O_NONBLOCK, &b->af)) {
@@ -116,6 +118,7 @@ static void close_card(struct bench *b)
 	b->ops->release(b->vf);
 	b->ops->release(b->af);
 	ffdvb_card_free(b->card);
+	ffdvb_decoder_free(b->dec);
 	event_base_free(b->base);
 }
 

@@ -3,7 +3,9 @@
  * as on av7110) and the semantics of its nodes video0, audio0, osd0, demux0, frontend0 and
  * dvr0 (docs/av7110.md). It implements struct ffdvb_node_ops for each node and knows
  * nothing of FUSE. What the rings hold is handed to the decoder (include/ffdvb/decoder.h) as
- * the firmware took it: whole packets, audio first, video withheld while frozen. */
+ * the firmware took it: whole packets, audio first, video withheld while frozen; the OSD
+ * plane goes to the output (include/ffdvb/output.h). The caller makes the tuner, the decoder
+ * and the output and hands them in. */
 #ifndef FFDVB_CARD_H
 #define FFDVB_CARD_H
 
@@ -15,7 +17,7 @@
 struct event_base;
 struct ffdvb_card;
 struct ffdvb_decoder;
-struct ffdvb_decoder_config;
+struct ffdvb_output;
 struct ffdvb_tuner;
 
 /* "video0", "audio0", "osd0", "demux0", "frontend0", "dvr0" */
@@ -25,9 +27,14 @@ struct ffdvb_card_config {
 	int adapter;              /* N of /dev/dvb/adapterN (for messages and status) */
 	uint32_t drain_rate;      /* bytes per second taken from each playing ring; 0 = default */
 	uint32_t osd_memsize;     /* OSD_GET_CAPABILITY(OSD_CAP_MEMSIZE); 0 = default */
-	/* the decoder that plays what is written (its wake hook is the card's own); NULL: no
-	   decoder, the rings drain at drain_rate (flow-control tests without threads) */
-	const struct ffdvb_decoder_config *decoder;
+	/* the decoder that plays what is written (include/ffdvb/decoder.h), owned by the caller
+	   and outliving the card, which watches its wake-up file; NULL: no decoder, the rings
+	   drain at drain_rate (--no-decode, flow-control tests without threads) */
+	struct ffdvb_decoder *decoder;
+	/* where the OSD plane goes (include/ffdvb/output.h, ffdvb_output_set_osd), the caller's
+	   and outliving the card: the decoder's output (ffdvb_decoder_output); NULL: the OSD is
+	   kept but not rendered */
+	struct ffdvb_output *output;
 	/* what stands behind frontend0, demux0 and dvr0 (include/ffdvb/tuner.h), owned by the
 	   caller and outliving the card; NULL: the card uses a "none" tuner of its own */
 	struct ffdvb_tuner *tuner;
@@ -63,8 +70,5 @@ void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb);
 struct ffdvb_osd_window_info;
 int ffdvb_card_osd_window(struct ffdvb_card *card, int win, struct ffdvb_osd_window_info *info,
 			  uint32_t **argb);
-
-/* The card's decoder, NULL without one (for screenshots, records and statistics). */
-struct ffdvb_decoder *ffdvb_card_decoder(struct ffdvb_card *card);
 
 #endif

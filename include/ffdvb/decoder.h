@@ -8,11 +8,12 @@
  * the picture on screen) for DMX_GET_STC.
  *
  * Flow control: each stream's input queue is small; ffdvb_decoder_put() refuses (-EAGAIN) when
- * it is full, and the decoder calls the wake hook when there is room again, so the card's rings
- * (and the writers behind them) drain at presentation pace.
+ * it is full, and the decoder's wake-up file (ffdvb_decoder_wake_fd) becomes readable when
+ * there is room again, so the card's rings (and the writers behind them) drain at presentation
+ * pace.
  *
- * Threads: the card calls everything from its event loop thread; the wake hook runs on the
- * decoder's threads and must only schedule work (libevent's event_active is fine). */
+ * Threads: the card calls everything from its event loop thread, which also watches the
+ * wake-up file; the decoder's threads only write to that file. */
 #ifndef FFDVB_DECODER_H
 #define FFDVB_DECODER_H
 
@@ -37,22 +38,28 @@ enum ffdvb_deinterlace { FFDVB_DEINTERLACE_OFF, FFDVB_DEINTERLACE_FRAME, FFDVB_D
 #define FFDVB_PASS_EAC3 4u
 
 struct ffdvb_decoder_config {
-	struct ffdvb_output_config output; /* created on the presenter thread */
+	struct ffdvb_output_config output; /* created on the presenter thread (its osd_set hook is
+					      the decoder's own) */
 	enum ffdvb_deinterlace deinterlace;
 	unsigned int passthrough;          /* FFDVB_PASS_*: formats sent to the sound device as
 					      IEC 61937 bursts (an AV receiver decodes them) */
 	int audio_delay_ms;                /* lip-sync trim: > 0 the sound comes that much later
 					      than the picture, < 0 earlier */
-	/* called (from any decoder thread) when input room appears, a picture size changed, or the
-	   STC started/stopped moving; the card then looks with the functions below */
-	void (*wake)(void *ctx);
-	void *wake_ctx;
 };
 
 /* Starts the threads and the output. NULL with errno set (and a message) on failure. */
 struct ffdvb_decoder *ffdvb_decoder_new(const struct ffdvb_decoder_config *cfg);
+/* Joins the threads and frees the output. Accepts NULL. */
 void ffdvb_decoder_free(struct ffdvb_decoder *dec);
-struct ffdvb_output *ffdvb_decoder_output(struct ffdvb_decoder *dec); /* for any-thread calls */
+/* The decoder's wake-up file, an eventfd it owns (closed by ffdvb_decoder_free): readable when
+ * input room appeared, a picture size changed or the STC started or stopped moving. Whoever
+ * feeds the decoder watches it from its loop, reads the 8-byte counter (non-blocking) and then
+ * looks with the functions below. */
+int ffdvb_decoder_wake_fd(const struct ffdvb_decoder *dec);
+/* The output, created by the presenter thread before ffdvb_decoder_new() returned and freed by
+ * ffdvb_decoder_free(): for its "any thread" calls (the OSD plane, screenshots, the record).
+ * A plane set there is presented at once. */
+struct ffdvb_output *ffdvb_decoder_output(struct ffdvb_decoder *dec);
 
 /* ---- data -------------------------------------------------------------------------------- */
 
@@ -102,9 +109,6 @@ struct ffdvb_decoder_state {
 /* Applies the whole state (the card keeps the copy; the decoder looks at what changed). */
 void ffdvb_decoder_set_state(struct ffdvb_decoder *dec, const struct ffdvb_decoder_state *st);
 
-/* The OSD plane to blend over the video (see ffdvb_output_set_osd; NULL = none). */
-void ffdvb_decoder_set_osd(struct ffdvb_decoder *dec, const uint32_t *argb);
-
 /* ---- what the card reads back ------------------------------------------------------------ */
 
 /* DMX_GET_STC: the 33-bit 90 kHz PTS of the picture on screen (of the sound being heard when
@@ -117,6 +121,7 @@ int ffdvb_decoder_size_event(struct ffdvb_decoder *dec, int *w, int *h, int *dar
 			     int *dar_den);
 
 struct ffdvb_decoder_stats {
+	char output[16];        /* the output in use (ffdvb_output_name) */
 	char video_codec[24], audio_codec[24];
 	int width, height;
 	uint64_t video_frames_decoded, video_frames_shown, video_frames_dropped, video_repeats;
@@ -129,8 +134,8 @@ struct ffdvb_decoder_stats {
 	uint64_t audio_device_ns, video_device_ns;
 	size_t video_queued, audio_queued; /* input bytes waiting in the decoder */
 	int idle;               /* nothing queued anywhere and everything presented */
-	/* OSD planes handed over (ffdvb_decoder_set_osd), the last one presented, and when (output
-	   clock: CLOCK_MONOTONIC ns unless the headless virtual clock runs) */
+	/* OSD planes set on the output (ffdvb_output_set_osd), the last one presented, and when
+	   (output clock: CLOCK_MONOTONIC ns unless the headless virtual clock runs) */
 	unsigned int osd_updates, osd_presented;
 	uint64_t osd_presented_ns;
 };

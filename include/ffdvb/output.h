@@ -69,6 +69,11 @@ struct ffdvb_output_config {
 	int audio;              /* 0: no sound device (sound is still timed and recorded) */
 	char audio_device[128]; /* "" = the default; an ALSA PCM name, or "sdl:NAME" for SDL's
 				   device NAME ("sdl:" = SDL's default) */
+	/* set by whoever drives the output (the decoder's presenter): called by
+	   ffdvb_output_set_osd() on its caller's thread after the plane was replaced, without the
+	   output's lock, so that the driver refreshes the screen soon; NULL = none */
+	void (*osd_set)(void *ctx);
+	void *osd_set_ctx;
 };
 
 /* Creates the output on the calling thread. Returns NULL with errno set, and a message on
@@ -116,7 +121,8 @@ int ffdvb_output_show(struct ffdvb_output *o, const struct AVFrame *frame,
 		      const struct ffdvb_picture_info *info);
 
 /* Any thread: replaces the OSD plane (FFDVB_OSD_WIDTH x FFDVB_OSD_HEIGHT ARGB words, copied).
- * NULL = no OSD. Takes effect at the next ffdvb_output_show() or ffdvb_output_refresh(). */
+ * NULL = no OSD. Takes effect at the next ffdvb_output_show() or ffdvb_output_refresh(); calls
+ * the config's osd_set hook. */
 void ffdvb_output_set_osd(struct ffdvb_output *o, const uint32_t *argb);
 /* Returns nonzero if the OSD changed since the picture on screen was composed (the presenter
  * then calls ffdvb_output_refresh()). */

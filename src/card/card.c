@@ -7,9 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/timerfd.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <event2/event.h>
 #include <linux/dvb/frontend.h>
@@ -65,33 +63,6 @@ uint64_t card_now(struct ffdvb_card *card)
 	return card->now_ns(card->now_ctx);
 }
 
-static void drain_cb(evutil_socket_t fd, short what, void *arg)
-{
-	uint64_t expirations;
-
-	(void)what;
-	if (read(fd, &expirations, sizeof(expirations)) < 0)
-		return; /* EAGAIN: not expired after all */
-	card_drain_tick(arg);
-}
-
-/* The drain period is a timerfd (playback.c arms it), not a libevent timer: with a timer
- * pending, every turn of the loop passes a timeout to epoll_wait, and the kernel then reads
- * the clock and arms a timer of its own for each request served (in the TCG VM that added
- * about a tenth of a bare CUSE device's round trip to every 188-byte write). */
-static struct event *new_drain_event(struct event_base *base, struct ffdvb_card *card)
-{
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	struct event *ev;
-
-	if (fd < 0)
-		return NULL;
-	ev = event_new(base, fd, EV_READ | EV_PERSIST, drain_cb, card);
-	if (!ev)
-		close(fd);
-	return ev;
-}
-
 struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_card_config *cfg)
 {
 	struct ffdvb_card *card = calloc(1, sizeof(*card));
@@ -131,15 +102,18 @@ struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_ca
 		card->own_tuner = card->tuner != NULL;
 	}
 	card_repackers_init(card);
-	card->drain_ev = new_drain_event(base, card);
+	card->decoder = card->cfg.decoder ? &card_decoder_ops : &card_drain_ops;
 	card->osd = ffdvb_osd_new(card->cfg.osd_memsize);
-	if (!card->tuner || card_live_init(card) < 0 || !card->drain_ev || !card->osd || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
+	if (!card->tuner || card_live_init(card) < 0 || !card->osd || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
 	    card_ring_init(&card->aring, CARD_AUDIO_RING_SIZE)) {
 		ffdvb_card_free(card);
 		errno = ENOMEM;
 		return NULL;
 	}
-	int r = card_decoder_start(card);
+	int r = card->decoder->start(card);
+
+	if (r == 0)
+		r = card_osd_plane_start(card);
 
 	if (r < 0) {
 		ffdvb_card_free(card);
@@ -154,15 +128,11 @@ void ffdvb_card_free(struct ffdvb_card *card)
 	if (!card)
 		return;
 	card_live_free(card);
-	card_decoder_stop(card);
+	card_osd_plane_stop(card);
+	if (card->decoder)
+		card->decoder->stop(card);
 	if (card->own_tuner)
 		ffdvb_tuner_free(card->tuner);
-	if (card->drain_ev) {
-		int fd = event_get_fd(card->drain_ev);
-
-		event_free(card->drain_ev);
-		close(fd);
-	}
 	card_ring_release(&card->vring);
 	card_ring_release(&card->aring);
 	ffdvb_osd_free(card->osd);

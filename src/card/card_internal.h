@@ -12,6 +12,7 @@
 
 #include "ffdvb/abi.h"
 #include "ffdvb/card.h"
+#include "ffdvb/decoder.h"
 #include "ffdvb/pes.h"
 #include "ffdvb/osd.h"
 
@@ -90,9 +91,13 @@ enum card_trick { CARD_TRICK_NONE, CARD_TRICK_FAST, CARD_TRICK_SLOW, CARD_TRICK_
 #define CARD_EVENT_SLOTS 8 /* §9.4: ring of 8 slots, at most 7 pending */
 
 
+struct card_decoder_ops;
+
 struct ffdvb_card {
 	struct event_base *base;
 	struct ffdvb_card_config cfg;
+	/* what plays the rings: the decoder handed in (decode.c) or the drain (drain.c) */
+	const struct card_decoder_ops *decoder;
 	struct card_node nodes[FFDVB_NODE_COUNT];
 
 	/* host -> decoder playback (§3) */
@@ -118,13 +123,13 @@ struct ffdvb_card {
 	unsigned int ev_rd, ev_wr;
 	int ev_overflow;
 
-	/* the drain of a card without a decoder (--no-decode, tests; playback.c) */
+	/* the drain of a card without a decoder (--no-decode, tests; drain.c) */
 	struct event *drain_ev;
 	int drain_running;
 	uint64_t drain_last_ns;
 	uint64_t drain_frac; /* sub-byte remainder, in bytes * 1e9 */
 
-	/* the STC of a card without a decoder (playback.c) */
+	/* the STC of a card without a decoder (drain.c) */
 	uint64_t stc_base;   /* 90 kHz ticks at stc_anchor_ns */
 	uint64_t stc_anchor_ns;
 	int stc_running;
@@ -163,11 +168,13 @@ struct ffdvb_card {
 	} live[2]; /* CARD_LIVE_VIDEO, CARD_LIVE_AUDIO */
 	struct event *live_ev; /* pumps the taps into the rings from the loop */
 
-	/* the decoder and its glue (decode.c) */
+	/* the decoder (cfg.decoder, the caller's) and its glue (decode.c) */
 	struct ffdvb_decoder *dec;
-	struct event *dec_ev;     /* on an eventfd the decoder's threads write to */
+	struct event *dec_ev;     /* on the decoder's eventfd (ffdvb_decoder_wake_fd) */
 	size_t still_ring_bytes;  /* still-picture copies in the video ring: not for the decoder */
-	uint64_t osd_generation;  /* last OSD generation handed to the decoder */
+
+	/* the OSD plane for cfg.output (osd_plane.c) */
+	uint64_t osd_generation;  /* last OSD generation set on the output */
 	struct event *osd_ev;     /* renders the plane shortly after a burst of OSD commands */
 	uint32_t *osd_plane;
 };
@@ -197,12 +204,41 @@ void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type);
 void card_wake_av(struct ffdvb_card *card); /* video0 and audio0: their masks share both rings */
 uint64_t card_now(struct ffdvb_card *card);
 
-/* playback.c: §4.4 start_play / av_stop, the drain timer and the STC */
+/* ---- what plays the rings ---------------------------------------------------------------- */
+
+/* The decoder as the card drives it: the one the caller handed in (decode.c,
+ * card_decoder_ops) or, without one, the drain (drain.c, card_drain_ops), which discards
+ * drain_rate bytes a second from the playing rings and counts a 90 kHz STC. The card picks one
+ * in ffdvb_card_new and calls nothing else of either. */
+struct card_decoder_ops {
+	int live; /* takes the demux's decoder feeds (live.c) */
+	int (*start)(struct ffdvb_card *card); /* 0 or -errno; stop undoes a half start */
+	void (*stop)(struct ffdvb_card *card);
+	void (*sync)(struct ffdvb_card *card); /* the play state, after every video0/audio0 ioctl */
+	/* `playing` or a play state changed (after card_live_update): the decoder gets the state
+	   and what the rings hold; the drain (re)arms its timer and its STC */
+	void (*play_changed)(struct ffdvb_card *card);
+	void (*feed)(struct ffdvb_card *card); /* rings -> decoder, size events back */
+	void (*clear)(struct ffdvb_card *card, enum ffdvb_stream s); /* after the ring's flush */
+	void (*still)(struct ffdvb_card *card, const uint8_t *es, size_t len);
+	uint64_t (*stc)(struct ffdvb_card *card); /* DMX_GET_STC: 33 bits, 90 kHz */
+	void (*status)(struct ffdvb_card *card, FILE *out, int json); /* "decoder":{...}, or a line */
+};
+extern const struct card_decoder_ops card_decoder_ops; /* decode.c */
+extern const struct card_decoder_ops card_drain_ops;   /* drain.c */
+
+/* playback.c: §4.4 start_play / av_stop */
 int card_start_play(struct ffdvb_card *card, unsigned int what);
 void card_av_stop(struct ffdvb_card *card, unsigned int what);
-void card_play_state_changed(struct ffdvb_card *card); /* re-evaluates drain timer and STC */
+/* re-evaluates live decoding, then the decoder's play_changed, and wakes video0/audio0 */
+void card_play_state_changed(struct ffdvb_card *card);
+/* drain.c: one period of the drain (its timer; tests call it with their own clock) */
 void card_drain_tick(struct ffdvb_card *card);
-uint64_t card_stc(struct ffdvb_card *card);
+
+static inline uint64_t card_stc(struct ffdvb_card *card)
+{
+	return card->decoder->stc(card);
+}
 /* The decoder calls this when it (re)starts decoding audio (new live PID, start of playback):
  * the firmware un-mutes then, which VDR relies on after its AUDIO_SET_MUTE(1) (docs/av7110.md,
  * clients §2.9). */
@@ -229,20 +265,29 @@ void card_queue_event(struct ffdvb_card *card, const struct ffdvb_video_event *e
 void card_video_size_changed(struct ffdvb_card *card, int w, int h, int mpeg_aspect);
 int card_get_event(struct ffdvb_card *card, struct ffdvb_ioctl *io);
 
-/* decode.c: the glue between the rings and the decoder */
-int card_decoder_start(struct ffdvb_card *card);
-void card_decoder_stop(struct ffdvb_card *card);
-void card_decoder_sync(struct ffdvb_card *card); /* play state -> decoder */
-void card_feed_decoder(struct ffdvb_card *card);  /* rings -> decoder, size events back */
-/* The same from the event loop's next turn: for callers inside a request that may still block,
- * whose wake-ups must come after they returned. */
+static inline void card_decoder_sync(struct ffdvb_card *card) /* play state -> decoder */
+{
+	card->decoder->sync(card);
+}
+
+static inline void card_feed_decoder(struct ffdvb_card *card) /* rings -> decoder */
+{
+	card->decoder->feed(card);
+}
+
+/* The decoder's part of the status: a "decoder":{...}, member (json) or a line. */
+static inline void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
+{
+	card->decoder->status(card, out, json);
+}
+
+/* decode.c: the feed again from the event loop's next turn, for callers inside a request that
+ * may still block, whose wake-ups must come after they returned (nothing without a decoder) */
 void card_decoder_kick(struct ffdvb_card *card);
-/* Empties the video or audio ring (with the decoder's queues): writer open, CLEAR_BUFFER,
- * still picture. */
+/* playback.c: empties the video or audio ring (with the decoder's queues): writer open,
+ * CLEAR_BUFFER, still picture. */
 void card_flush_video(struct ffdvb_card *card);
 void card_flush_audio(struct ffdvb_card *card);
-/* The decoder's part of the status: a "decoder":{...}, member (json) or a line. */
-void card_decoder_status(struct ffdvb_card *card, FILE *out, int json);
 
 /* tuner_link.c: frontend0, demux0 and dvr0 forward to a tuner file per client file */
 /* 0, -errno, or -FFDVB_EBLOCK: the tuner's open is under way (f->tf set, wake hook set) */
@@ -273,8 +318,11 @@ void card_live_retuned(struct ffdvb_card *card);
 void card_live_pump(struct ffdvb_card *card); /* taps -> rings (card_feed_decoder calls it) */
 void card_live_status(struct ffdvb_card *card, FILE *out, int json);
 
-/* osd0 */
-void card_osd_changed(struct ffdvb_card *card); /* playback glue: pushes the OSD plane to the decoder if its generation moved */
+/* osd_plane.c: the rendered OSD for the output (none without cfg.output) */
+int card_osd_plane_start(struct ffdvb_card *card);
+void card_osd_plane_stop(struct ffdvb_card *card);
+/* osd0 changed the model: sets the plane on the output soon if its generation moved */
+void card_osd_changed(struct ffdvb_card *card);
 
 /* still.c */
 int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io);

@@ -1,31 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The glue between the card and its decoder (include/ffdvb/decoder.h): whole packets go from the
+/* The glue between the card and the decoder handed in (include/ffdvb/decoder.h), the card's
+ * card_decoder_ops when it has one (drain.c stands in without): whole packets go from the
  * rings to the decoder as the firmware took them (audio first; video withheld while frozen;
  * nothing from a ring whose stream does not play), the play state goes over after every ioctl
- * that changes it, and what the decoder reports (room, picture sizes) comes back through an
- * eventfd that the decoder's threads write and the card's event loop reads. */
+ * that changes it, and what the decoder reports (room, picture sizes) comes back through the
+ * decoder's eventfd (ffdvb_decoder_wake_fd), which its threads write and the card's event loop
+ * reads. */
 #include <errno.h>
-#include <stdlib.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "ffdvb/decoder.h"
-#include "ffdvb/osd.h"
 
 #include "card_internal.h"
-
-static void decoder_wake(void *ctx)
-{
-	struct ffdvb_card *card = ctx;
-	uint64_t one = 1;
-
-	/* any thread: only the counter moves; the loop does the work */
-	if (write(event_get_fd(card->dec_ev), &one, sizeof(one)) < 0) {
-		/* EAGAIN: the counter is already nonzero, the loop will look anyway */
-	}
-}
 
 static void on_decoder(evutil_socket_t fd, short what, void *arg)
 {
@@ -38,66 +26,32 @@ static void on_decoder(evutil_socket_t fd, short what, void *arg)
 	card_feed_decoder(arg);
 }
 
-static void on_osd_timer(evutil_socket_t fd, short what, void *arg);
+static void dec_sync(struct ffdvb_card *card);
 
-int card_decoder_start(struct ffdvb_card *card)
+static int dec_start(struct ffdvb_card *card)
 {
-	struct ffdvb_decoder_config dc;
-	int fd;
-
-	if (!card->cfg.decoder)
-		return 0;
-	fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	card->dec_ev = event_new(card->base, fd, EV_READ | EV_PERSIST, on_decoder, card);
-	if (!card->dec_ev || event_add(card->dec_ev, NULL)) {
-		close(fd);
+	card->dec = card->cfg.decoder;
+	/* the decoder's threads write its eventfd; this loop reads it */
+	card->dec_ev = event_new(card->base, ffdvb_decoder_wake_fd(card->dec), EV_READ | EV_PERSIST,
+				 on_decoder, card);
+	if (!card->dec_ev || event_add(card->dec_ev, NULL))
 		return -ENOMEM;
-	}
-	card->osd_plane = calloc((size_t)FFDVB_OSD_SCREEN_W * FFDVB_OSD_SCREEN_H, sizeof(uint32_t));
-	card->osd_ev = evtimer_new(card->base, on_osd_timer, card);
-	if (!card->osd_plane || !card->osd_ev)
-		return -ENOMEM;
-	dc = *card->cfg.decoder;
-	dc.wake = decoder_wake;
-	dc.wake_ctx = card;
-	card->dec = ffdvb_decoder_new(&dc);
-	if (!card->dec)
-		return -errno;
-	card_decoder_sync(card);
+	dec_sync(card);
 	return 0;
 }
 
-void card_decoder_stop(struct ffdvb_card *card)
+static void dec_stop(struct ffdvb_card *card)
 {
-	ffdvb_decoder_free(card->dec); /* joins the threads: no wake-up after this */
-	card->dec = NULL;
-	if (card->dec_ev) {
-		int fd = event_get_fd(card->dec_ev);
-
-		event_free(card->dec_ev);
-		close(fd);
-		card->dec_ev = NULL;
-	}
-	if (card->osd_ev)
-		event_free(card->osd_ev);
-	card->osd_ev = NULL;
-	free(card->osd_plane);
-	card->osd_plane = NULL;
+	if (card->dec_ev)
+		event_free(card->dec_ev); /* the eventfd is the decoder's */
+	card->dec_ev = NULL;
+	card->dec = NULL; /* the caller's: it runs on until the caller frees it */
 }
 
-struct ffdvb_decoder *ffdvb_card_decoder(struct ffdvb_card *card)
-{
-	return card->dec;
-}
-
-void card_decoder_sync(struct ffdvb_card *card)
+static void dec_sync(struct ffdvb_card *card)
 {
 	struct ffdvb_decoder_state st = { 0 };
 
-	if (!card->dec)
-		return;
 	if (!card_video_active(card))
 		st.video = FFDVB_DEC_VIDEO_STOPPED; /* neither memory playback nor a live PID */
 	else if (card->video.play_state == FFDVB_VIDEO_FREEZED)
@@ -174,13 +128,11 @@ static int mpeg_aspect_of(int num, int den)
 	return 2;
 }
 
-void card_feed_decoder(struct ffdvb_card *card)
+static void dec_feed(struct ffdvb_card *card)
 {
 	size_t moved = 0;
 	int w, h, num, den;
 
-	if (!card->dec)
-		return;
 	card_live_pump(card);
 	if (card_audio_active(card))
 		moved += feed_ring(card, &card->aring, FFDVB_STREAM_AUDIO);
@@ -203,56 +155,34 @@ void card_decoder_kick(struct ffdvb_card *card)
 		event_active(card->dec_ev, EV_READ, 0);
 }
 
-void card_flush_video(struct ffdvb_card *card)
+static void dec_play_changed(struct ffdvb_card *card)
 {
-	card_ring_flush(&card->vring);
-	card->still_ring_bytes = 0;
-	if (card->dec)
-		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_VIDEO);
+	dec_sync(card);
+	dec_feed(card);
 }
 
-void card_flush_audio(struct ffdvb_card *card)
+static void dec_clear(struct ffdvb_card *card, enum ffdvb_stream s)
 {
-	card_ring_flush(&card->aring);
-	if (card->dec)
-		ffdvb_decoder_clear(card->dec, FFDVB_STREAM_AUDIO);
+	ffdvb_decoder_clear(card->dec, s);
 }
 
-/* Renders the OSD plane for the decoder once per burst of commands (VDR sends a dozen at a
- * time): the first change arms a short timer, later ones ride along. */
-#define OSD_COALESCE_US 2000
-
-static void on_osd_timer(evutil_socket_t fd, short what, void *arg)
+static void dec_still(struct ffdvb_card *card, const uint8_t *es, size_t len)
 {
-	struct ffdvb_card *card = arg;
-	uint64_t gen = ffdvb_osd_generation(card->osd);
-
-	(void)fd, (void)what;
-	if (gen == card->osd_generation)
-		return;
-	card->osd_generation = gen;
-	ffdvb_osd_render(card->osd, card->osd_plane);
-	ffdvb_decoder_set_osd(card->dec, card->osd_plane);
+	ffdvb_decoder_still(card->dec, es, len);
 }
 
-void card_osd_changed(struct ffdvb_card *card)
+/* the PTS of the picture on screen (0 before the first one) */
+static uint64_t dec_stc(struct ffdvb_card *card)
 {
-	static const struct timeval soon = { 0, OSD_COALESCE_US };
+	uint64_t v;
 
-	if (!card->dec || !card->osd_ev || ffdvb_osd_generation(card->osd) == card->osd_generation)
-		return;
-	if (!evtimer_pending(card->osd_ev, NULL))
-		evtimer_add(card->osd_ev, &soon);
+	return ffdvb_decoder_stc(card->dec, &v) == 0 ? v : 0;
 }
 
-void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
+static void dec_status(struct ffdvb_card *card, FILE *out, int json)
 {
 	struct ffdvb_decoder_stats s;
 
-	if (!card->dec) {
-		fprintf(out, json ? "\"decoder\":null," : "decoder: none (--no-decode)\n");
-		return;
-	}
 	ffdvb_decoder_get_stats(card->dec, &s);
 	if (json) {
 		fprintf(out, "\"decoder\":{\"output\":\"%s\",\"video_codec\":\"%s\",\"audio_codec\":\"%s\","
@@ -263,7 +193,7 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 			"\"av_offset_ms\":%lld,\"video_queued\":%zu,\"audio_queued\":%zu,\"idle\":%s,"
 			"\"osd_updates\":%u,\"osd_presented\":%u,\"osd_presented_ns\":%llu,"
 			"\"audio_device_ms\":%.1f,\"video_device_ms\":%.1f},",
-			ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec,
+			s.output, s.video_codec,
 			s.audio_codec, s.width, s.height, (unsigned long long)s.video_frames_decoded,
 			(unsigned long long)s.video_frames_shown,
 			(unsigned long long)s.video_frames_dropped, (unsigned long long)s.video_repeats,
@@ -280,7 +210,7 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 	fprintf(out, "decoder (%s): video %s %dx%d, %llu decoded, %llu shown, %llu dropped; audio %s, "
 		"%llu decoded; %llu bad PES, %llu decode errors, A/V offset %lld ms; devices: "
 		"sound %.1f ms, picture %.1f ms\n",
-		ffdvb_output_name(ffdvb_decoder_output(card->dec)), s.video_codec[0] ? s.video_codec : "-",
+		s.output, s.video_codec[0] ? s.video_codec : "-",
 		s.width, s.height, (unsigned long long)s.video_frames_decoded,
 		(unsigned long long)s.video_frames_shown, (unsigned long long)s.video_frames_dropped,
 		s.audio_codec[0] ? s.audio_codec : "-", (unsigned long long)s.audio_frames_decoded,
@@ -288,17 +218,15 @@ void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 		(long long)s.av_offset_ms, s.audio_device_ns / 1e6, s.video_device_ns / 1e6);
 }
 
-void ffdvb_card_osd_plane(struct ffdvb_card *card, uint32_t *argb)
-{
-	ffdvb_osd_render(card->osd, argb);
-}
-
-int ffdvb_card_osd_window(struct ffdvb_card *card, int win, struct ffdvb_osd_window_info *info,
-			  uint32_t **argb)
-{
-	int r = ffdvb_osd_window(card->osd, win, info);
-
-	if (r < 0 || !info->open)
-		return r < 0 ? r : -EINVAL;
-	return ffdvb_osd_window_argb(card->osd, win, argb);
-}
+const struct card_decoder_ops card_decoder_ops = {
+	.live = 1,
+	.start = dec_start,
+	.stop = dec_stop,
+	.sync = dec_sync,
+	.play_changed = dec_play_changed,
+	.feed = dec_feed,
+	.clear = dec_clear,
+	.still = dec_still,
+	.stc = dec_stc,
+	.status = dec_status,
+};

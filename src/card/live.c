@@ -64,7 +64,7 @@ static int wanted_pid(const struct ffdvb_card *card, int w)
 {
 	const struct card_file *f = card->dmx_decoder[live_streams[w].pes_type];
 
-	if (!f || f->dmx.pes.output != FFDVB_DMX_OUT_DECODER || !card->dec)
+	if (!f || f->dmx.pes.output != FFDVB_DMX_OUT_DECODER || !card->decoder->live)
 		return -1;
 	if (card->playing & live_streams[w].play_bit)
 		return -1;

@@ -10,7 +10,6 @@
 #include <errno.h>
 
 #include "ffdvb/checksum.h"
-#include "ffdvb/decoder.h"
 
 #include "card_internal.h"
 
@@ -32,8 +31,7 @@ static int still_begin(struct ffdvb_card *card, struct ffdvb_ioctl *io, uint32_t
 	card->last_still.size = size;
 	card->last_still.fnv1a = ffdvb_fnv1a(FFDVB_FNV1A_INIT, io->data, size);
 	/* the decoder gets the picture once; the copies below only keep av7110's blocking */
-	if (card->dec)
-		ffdvb_decoder_still(card->dec, io->data, size);
+	card->decoder->still(card, io->data, size);
 	/* av7110 also scans the data for a sequence extension and freezes progressive pictures;
 	 * not needed here: the decoder shows every still picture at once and holds it
 	 * (presenter.c), progressive or not. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One emulated adapter: card + nodes + control socket (adapter.h). */
+/* One emulated adapter: tuner + decoder + card + nodes + control socket (adapter.h). */
 #include "log.h"
 #include "adapter.h"
 #include "trace.h"
@@ -24,6 +24,8 @@
 struct ffdvbd_adapter {
 	struct ffdvbd_adapter_options opt;
 	struct ffdvb_tuner *tuner;  /* behind frontend0/demux0/dvr0; outlives the card */
+	struct ffdvb_decoder *dec;  /* plays what video0/audio0 take; outlives the card; NULL with
+				       --no-decode */
 	struct ffdvb_card *card;
 	struct ffdvb_cuse_dev *dev[FFDVB_NODE_COUNT];
 	struct ffdvbd_trace *trace; /* between the transport and the card: ffdvbctl trace */
@@ -130,12 +132,18 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 		goto fail;
 	}
 	ffdvbd_log(FFDVBD_LOG_INFO, "adapter %d: tuner %s", a->adapter, ffdvb_tuner_spec(ad->tuner));
+	if (!a->no_decode && !(ad->dec = ffdvb_decoder_new(&dec_cfg))) {
+		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: cannot start the decoder: %s",
+			   a->adapter, strerror(errno));
+		goto fail;
+	}
 
 	struct ffdvb_card_config card_cfg = {
 		.adapter = a->adapter,
 		.drain_rate = a->drain_rate,
 		.osd_memsize = a->osd_memsize,
-		.decoder = a->no_decode ? NULL : &dec_cfg,
+		.decoder = ad->dec,
+		.output = ad->dec ? ffdvb_decoder_output(ad->dec) : NULL,
 		.tuner = ad->tuner,
 	};
 
@@ -156,6 +164,7 @@ struct ffdvbd_adapter *ffdvbd_adapter_new(struct event_base *base,
 	if (!ad->control)
 		goto fail;
 	ffdvbd_control_set_trace(ad->control, ad->trace);
+	ffdvbd_control_set_decoder(ad->control, ad->dec);
 	/* next to the control socket, whose folder exists now; for VDR, failure is only logged */
 	ffdvbd_sysfs_view_add(ad->opt.control, ad->opt.adapter);
 	if (ad->opt.record[0])
@@ -168,7 +177,7 @@ fail:
 
 void ffdvbd_adapter_write_record(struct ffdvbd_adapter *ad)
 {
-	if (ad->opt.record[0] && ffdvbd_write_record(ad->card, ad->opt.record) < 0)
+	if (ad->opt.record[0] && ffdvbd_write_record(ad->dec, ad->opt.record) < 0)
 		ffdvbd_log(FFDVBD_LOG_ERROR, "adapter %d: cannot write the record to %s",
 			ad->opt.adapter, ad->opt.record);
 }
@@ -187,6 +196,7 @@ void ffdvbd_adapter_free(struct ffdvbd_adapter *ad)
 	}
 	ffdvb_card_free(ad->card);
 	ffdvbd_trace_free(ad->trace);
+	ffdvb_decoder_free(ad->dec); /* after the card, which fed it; joins its threads */
 	ffdvb_tuner_free(ad->tuner); /* after the card, whose files it served */
 	free(ad);
 }

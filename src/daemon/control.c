@@ -42,6 +42,7 @@ struct client {
 struct ffdvbd_control {
 	struct event_base *base;
 	struct ffdvb_card *card;
+	struct ffdvb_decoder *dec; /* the adapter's, NULL with --no-decode */
 	struct event *ev_accept;
 	int fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -68,6 +69,11 @@ struct job {
 	size_t len;
 	pthread_t thread;
 };
+
+void ffdvbd_control_set_decoder(struct ffdvbd_control *ctl, struct ffdvb_decoder *dec)
+{
+	ctl->dec = dec;
+}
 
 void ffdvbd_control_set_trace(struct ffdvbd_control *ctl, struct ffdvbd_trace *trace)
 {
@@ -131,7 +137,7 @@ static char *answer(struct ffdvbd_control *ctl, const struct ffdvbd_command *cmd
 			fprintf(f, "error: status failed: %s\n", strerror(-err));
 		else if (json)
 			fputc('\n', f);
-	} else if (!ffdvbd_media_command(ctl->card, cmd, f)) {
+	} else if (!ffdvbd_media_command(ctl->card, ctl->dec, cmd, f)) {
 		fprintf(f, "error: unknown command '%.64s' (try: status, status --json, screenshot, "
 			"record, decoder, trace, osd-window N, osd-plane)\n", cmd->line);
 	}
@@ -280,7 +286,7 @@ static void start_job(struct client *c, enum ffdvbd_cmd cmd)
 	}
 	j->ctl = ctl;
 	j->client = c;
-	j->dec = ffdvb_card_decoder(ctl->card); /* the card is the loop's: asked here */
+	j->dec = ctl->dec;
 	j->record_dir = ctl->record_dir;
 	j->cmd = cmd;
 	if (pthread_create(&j->thread, NULL, job_run, j) != 0) {

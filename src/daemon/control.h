@@ -30,6 +30,11 @@ struct ffdvbd_control *ffdvbd_control_new(struct event_base *base, const char *p
 /* The folder the "record" command writes to (kept by reference), NULL = none. */
 void ffdvbd_control_set_record_dir(struct ffdvbd_control *ctl, const char *dir);
 
+/* The adapter's decoder (outlives the control socket), for the decoder, screenshot and record
+ * commands; NULL (the default): none, ffdvbd runs with --no-decode. */
+struct ffdvb_decoder;
+void ffdvbd_control_set_decoder(struct ffdvbd_control *ctl, struct ffdvb_decoder *dec);
+
 /* The adapter's call trace, streamed to clients that send "trace". */
 struct ffdvbd_trace;
 void ffdvbd_control_set_trace(struct ffdvbd_control *ctl, struct ffdvbd_trace *trace);

@@ -22,9 +22,9 @@ static int write_record(struct ffdvb_decoder *dec, const char *dir)
 	return ffdvb_output_write_record(ffdvb_decoder_output(dec), log, pcm);
 }
 
-int ffdvbd_write_record(struct ffdvb_card *card, const char *dir)
+int ffdvbd_write_record(struct ffdvb_decoder *dec, const char *dir)
 {
-	return write_record(ffdvb_card_decoder(card), dir);
+	return write_record(dec, dir);
 }
 
 /* the PNG is encoded in memory and goes straight into the answer: no file anywhere */
@@ -59,10 +59,9 @@ static int osd_window(struct ffdvb_card *card, int win, FILE *out)
 	return 1;
 }
 
-int ffdvbd_media_command(struct ffdvb_card *card, const struct ffdvbd_command *cmd, FILE *out)
+int ffdvbd_media_command(struct ffdvb_card *card, struct ffdvb_decoder *dec,
+			 const struct ffdvbd_command *cmd, FILE *out)
 {
-	struct ffdvb_decoder *dec = ffdvb_card_decoder(card);
-
 	if (cmd->cmd == FFDVBD_CMD_OSD_PLANE) { /* the OSD as the compositor gets it: ARGB words */
 		uint32_t *plane = malloc((size_t)FFDVB_OSD_WIDTH * FFDVB_OSD_HEIGHT * 4);
 

@@ -19,8 +19,10 @@ struct ffdvb_card;
 struct ffdvb_decoder;
 
 /* Answers cmd on out if it is one of the quick commands above (decoder, osd-plane,
- * osd-window; on the loop thread): returns 1; 0 if it is not. */
-int ffdvbd_media_command(struct ffdvb_card *card, const struct ffdvbd_command *cmd, FILE *out);
+ * osd-window; on the loop thread): returns 1; 0 if it is not. dec: the adapter's decoder, NULL
+ * with --no-decode. */
+int ffdvbd_media_command(struct ffdvb_card *card, struct ffdvb_decoder *dec,
+			 const struct ffdvbd_command *cmd, FILE *out);
 
 /* The slow ones, screenshot (PNG encoding) and record (file writing; ffdvbd_cmd_is_slow) run
  * on a worker thread (control.c), away from the loop that serves every node. Answers one for
@@ -29,6 +31,6 @@ void ffdvbd_media_slow(struct ffdvb_decoder *dec, const char *record_dir, enum f
 		       FILE *out);
 
 /* Writes DIR/pictures.log and DIR/sound.s16 (the headless record). 0 or -errno. */
-int ffdvbd_write_record(struct ffdvb_card *card, const char *dir);
+int ffdvbd_write_record(struct ffdvb_decoder *dec, const char *dir);
 
 #endif

@@ -117,6 +117,7 @@ struct ffdvb_decoder {
 	struct dec_stream st[FFDVB_STREAM_COUNT];
 	struct ffdvb_decoder_state state;
 	unsigned int state_serial;  /* bumped by set_state */
+	int wake_fd;                /* eventfd: written by any decoder thread (dec_wake) */
 
 	/* presenter */
 	pthread_t presenter;
@@ -124,9 +125,9 @@ struct ffdvb_decoder {
 	struct ffdvb_output *out;
 	int out_ready;              /* 1 created, -1 failed */
 	int out_errno;
-	int osd_pending;            /* set_osd happened; the presenter refreshes */
+	int osd_pending;            /* a plane was set on the output; the presenter refreshes */
 	int bypass_noted;           /* the bypass-without-passthrough notice was logged */
-	unsigned int osd_serial;    /* counts set_osd calls */
+	unsigned int osd_serial;    /* counts planes set on the output (osd_set hook) */
 
 	/* what the card reads back (under lock) */
 	int have_stc;
@@ -142,6 +143,8 @@ struct ffdvb_decoder {
 /* CLOCK_MONOTONIC in ns (decoder.c): ffdvb_monotonic_ns (ffdvb/clock.h) copied, left for a
  * change of decoder.c to take it over */
 uint64_t dec_real_ns(void);
+/* Any decoder thread: makes the wake-up file readable (input room, a size event, the STC). */
+void dec_wake(struct ffdvb_decoder *dec);
 
 /* stream_thread.c */
 int dec_stream_start(struct dec_stream *s);

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dec_internal.h"
 #include "ffdvb/log.h"
@@ -25,6 +27,21 @@ uint64_t dec_real_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void dec_wake(struct ffdvb_decoder *dec)
+{
+	uint64_t one = 1;
+
+	/* only the counter moves; the reader's loop does the work */
+	if (write(dec->wake_fd, &one, sizeof(one)) < 0) {
+		/* EAGAIN: the counter is already nonzero, the reader will look anyway */
+	}
+}
+
+int ffdvb_decoder_wake_fd(const struct ffdvb_decoder *dec)
+{
+	return dec->wake_fd;
 }
 
 static int stream_init(struct ffdvb_decoder *dec, enum ffdvb_stream which)
@@ -86,6 +103,8 @@ void ffdvb_decoder_free(struct ffdvb_decoder *dec)
 	pthread_cond_destroy(&dec->cond_out);
 	pthread_cond_destroy(&dec->cond_pres);
 	pthread_mutex_destroy(&dec->lock);
+	if (dec->wake_fd >= 0)
+		close(dec->wake_fd);
 	free(dec);
 }
 
@@ -99,12 +118,17 @@ struct ffdvb_decoder *ffdvb_decoder_new(const struct ffdvb_decoder_config *cfg)
 		return NULL;
 	}
 	dec->cfg = *cfg;
+	dec->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	pthread_mutex_init(&dec->lock, NULL);
 	pthread_cond_init(&dec->cond_in, NULL);
 	pthread_cond_init(&dec->cond_out, NULL);
 	pthread_cond_init(&dec->cond_pres, NULL);
 	dec->state.av_sync = 1;
 	dec->state.volume_left = dec->state.volume_right = 255;
+	if (dec->wake_fd < 0) {
+		r = -errno;
+		goto fail;
+	}
 	if (stream_init(dec, FFDVB_STREAM_VIDEO) || stream_init(dec, FFDVB_STREAM_AUDIO))
 		goto fail;
 	for (int i = 0; i < FFDVB_STREAM_COUNT; i++)
@@ -242,17 +266,6 @@ void ffdvb_decoder_set_state(struct ffdvb_decoder *dec, const struct ffdvb_decod
 	pthread_mutex_unlock(&dec->lock);
 }
 
-void ffdvb_decoder_set_osd(struct ffdvb_decoder *dec, const uint32_t *argb)
-{
-	if (dec->out)
-		ffdvb_output_set_osd(dec->out, argb);
-	pthread_mutex_lock(&dec->lock);
-	dec->osd_serial++;
-	dec->osd_pending = 1;
-	pthread_cond_broadcast(&dec->cond_pres);
-	pthread_mutex_unlock(&dec->lock);
-}
-
 int ffdvb_decoder_stc(struct ffdvb_decoder *dec, uint64_t *stc)
 {
 	int r = -ENODATA;
@@ -291,6 +304,7 @@ void ffdvb_decoder_get_stats(struct ffdvb_decoder *dec, struct ffdvb_decoder_sta
 
 	pthread_mutex_lock(&dec->lock);
 	*out = dec->stats;
+	snprintf(out->output, sizeof(out->output), "%s", ffdvb_output_name(dec->out));
 	snprintf(out->video_codec, sizeof(out->video_codec), "%s", v->codec);
 	snprintf(out->audio_codec, sizeof(out->audio_codec), "%s", a->codec);
 	out->width = v->width;

@@ -93,12 +93,6 @@ static int starved(const struct ffdvb_decoder *dec, const struct dec_stream *s)
 	return !s->held && s->starved_since && dec_real_ns() - s->starved_since >= STARVED_NS;
 }
 
-static void wake_card(struct ffdvb_decoder *dec)
-{
-	if (dec->cfg.wake)
-		dec->cfg.wake(dec->cfg.wake_ctx);
-}
-
 static struct dec_frame *pop(struct dec_stream *s)
 {
 	struct dec_frame *f = s->out_head;
@@ -189,7 +183,7 @@ static void show(struct pres *p, struct dec_frame *f, uint64_t now)
 	uint64_t took = dec_real_ns() - t0;
 	p->present_ns = took > p->present_ns ? took : p->present_ns - p->present_ns / 16;
 	dec_frame_free(old);
-	wake_card(dec); /* STC moved, maybe a size event */
+	dec_wake(dec); /* STC moved, maybe a size event */
 	pthread_mutex_lock(&dec->lock);
 	osd_presented(p, osd);
 }
@@ -718,12 +712,30 @@ static void turn(struct pres *p)
 	pthread_mutex_lock(&dec->lock);
 }
 
+/* The output's osd_set hook: whoever owns the OSD (the card, on its loop thread) set a new
+ * plane on the output; the next turn refreshes the screen with it. */
+static void osd_set(void *ctx)
+{
+	struct ffdvb_decoder *dec = ctx;
+
+	pthread_mutex_lock(&dec->lock);
+	dec->osd_serial++;
+	dec->osd_pending = 1;
+	pthread_cond_broadcast(&dec->cond_pres);
+	pthread_mutex_unlock(&dec->lock);
+}
+
 void *dec_presenter_main(void *arg)
 {
 	struct ffdvb_decoder *dec = arg;
 	struct pres p = { .dec = dec, .link = 1, .virtual_clock = dec->cfg.output.virtual_clock &&
 				       dec->cfg.output.kind == FFDVB_OUTPUT_NONE };
-	struct ffdvb_output *out = ffdvb_output_new(&dec->cfg.output);
+	struct ffdvb_output_config oc = dec->cfg.output;
+	struct ffdvb_output *out;
+
+	oc.osd_set = osd_set;
+	oc.osd_set_ctx = dec;
+	out = ffdvb_output_new(&oc);
 
 	pthread_mutex_lock(&dec->lock);
 	dec->out = out;

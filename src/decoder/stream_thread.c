@@ -188,8 +188,7 @@ void *dec_stream_main(void *arg)
 		s->held = !p->raw_still; /* es_feed_raw drains by itself, so does an end code */
 		s->decoding = 1;
 		pthread_mutex_unlock(&dec->lock);
-		if (dec->cfg.wake) /* room in the input queue */
-			dec->cfg.wake(dec->cfg.wake_ctx);
+		dec_wake(dec); /* room in the input queue */
 		if (reset)
 			es_reset(s->es);
 		if (key_only != s->key_only_applied) {

@@ -260,6 +260,8 @@ void ffdvb_output_set_osd(struct ffdvb_output *o, const uint32_t *argb)
 	}
 	o->osd_gen++;
 	pthread_mutex_unlock(&o->lock);
+	if (o->cfg.osd_set)
+		o->cfg.osd_set(o->cfg.osd_set_ctx);
 }
 
 int ffdvb_output_osd_changed(struct ffdvb_output *o)

@@ -72,19 +72,21 @@ static inline void player_open_trim(struct player *p, int virtual_clock, int dei
 		.deinterlace = deinterlace,
 		.audio_delay_ms = audio_delay_ms,
 	};
-	struct ffdvb_card_config cfg = { .decoder = &dc };
+	struct ffdvb_card_config cfg = { 0 };
 
 	memset(p, 0, sizeof(*p));
 	/* damaged pictures are counted and checked; libavcodec's own words only on request */
 	av_log_set_level(getenv("FFDVB_TEST_AVLOG") ? AV_LOG_WARNING : AV_LOG_FATAL);
 	p->base = event_base_new();
-	p->card = p->base ? ffdvb_card_new(p->base, &cfg) : NULL;
+	p->dec = p->base ? ffdvb_decoder_new(&dc) : NULL;
+	cfg.decoder = p->dec;
+	cfg.output = p->dec ? ffdvb_decoder_output(p->dec) : NULL;
+	p->card = p->dec ? ffdvb_card_new(p->base, &cfg) : NULL;
 	if (!p->card) {
 		printf("FAIL: cannot create a card with a decoder: %s\n", strerror(errno));
 		exit(1);
 	}
 	p->ops = ffdvb_card_node_ops(FFDVB_NODE_VIDEO);
-	p->dec = ffdvb_card_decoder(p->card);
 	p->out = ffdvb_decoder_output(p->dec);
 	if (p->ops->open(ffdvb_card_node(p->card, FFDVB_NODE_VIDEO), O_RDWR | O_NONBLOCK, &p->vf) ||
 	    p->ops->open(ffdvb_card_node(p->card, FFDVB_NODE_AUDIO), O_RDWR | O_NONBLOCK, &p->af)) {
@@ -109,6 +111,7 @@ static inline void player_close(struct player *p)
 	p->ops->release(p->vf);
 	p->ops->release(p->af);
 	ffdvb_card_free(p->card);
+	ffdvb_decoder_free(p->dec);
 	event_base_free(p->base);
 }
 

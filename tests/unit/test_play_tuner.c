@@ -83,7 +83,7 @@ static void setup(struct live *l, const char *channels)
 	struct ffdvb_decoder_config dc = {
 		.output = { .kind = FFDVB_OUTPUT_NONE, .record = 1 },
 	};
-	struct ffdvb_card_config cfg = { .decoder = &dc };
+	struct ffdvb_card_config cfg = { 0 };
 	char err[256], spec[4200];
 
 	memset(l, 0, sizeof(*l));
@@ -96,12 +96,14 @@ static void setup(struct live *l, const char *channels)
 		exit(1);
 	}
 	cfg.tuner = l->tuner;
-	l->p.card = ffdvb_card_new(l->p.base, &cfg);
+	l->p.dec = ffdvb_decoder_new(&dc);
+	cfg.decoder = l->p.dec;
+	cfg.output = l->p.dec ? ffdvb_decoder_output(l->p.dec) : NULL;
+	l->p.card = l->p.dec ? ffdvb_card_new(l->p.base, &cfg) : NULL;
 	if (!l->p.card) {
 		printf("FAIL: cannot create a card: %s\n", strerror(errno));
 		exit(1);
 	}
-	l->p.dec = ffdvb_card_decoder(l->p.card);
 	l->p.out = ffdvb_decoder_output(l->p.dec);
 	l->fe_ops = ffdvb_card_node_ops(FFDVB_NODE_FRONTEND);
 	l->dmx_ops = ffdvb_card_node_ops(FFDVB_NODE_DEMUX);
@@ -121,6 +123,7 @@ static void teardown(struct live *l)
 	l->dmx_ops->release(l->admx);
 	l->fe_ops->release(l->fe);
 	ffdvb_card_free(l->p.card);
+	ffdvb_decoder_free(l->p.dec);
 	ffdvb_tuner_free(l->tuner);
 	event_base_free(l->p.base);
 }
