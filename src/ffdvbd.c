@@ -22,6 +22,7 @@
 #include <event2/event.h>
 #include <libavutil/log.h>
 
+#include "ffdvb/cuse.h"
 #include "daemon/log.h"
 #include "daemon/adapter.h"
 #include "daemon/notify.h"
@@ -146,7 +147,7 @@ int main(int argc, char **argv)
 	if (!d.opt.foreground)
 		d.ready_fd = detach();
 
-	d.base = event_base_new();
+	d.base = ffdvb_cuse_base_new(); /* notes the epoll fd for the fast path */
 	if (!d.base) {
 		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot create the event loop");
 		goto out;
@@ -205,7 +206,7 @@ int main(int argc, char **argv)
 		close(d.ready_fd);
 		d.ready_fd = -1;
 	}
-	if (event_base_dispatch(d.base) < 0)
+	if (ffdvb_cuse_loop_run(d.base) < 0)
 		ffdvbd_log(FFDVBD_LOG_ERROR, "event loop failed");
 	else
 		rc = 0;
