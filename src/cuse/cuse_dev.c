@@ -7,7 +7,9 @@
  * thread without locks. libfuse's multi-threaded loop was said to cost about 4.5x the round
  * trip on 2 cores; bench/run.sh core measures it against the single-threaded one on a bare
  * device (1.04-1.11x here), so threads would buy nothing for the locks they need. libfuse's
- * signal handlers are not installed; the daemon owns the signals. */
+ * signal handlers are not installed; the daemon owns the signals (cuse_loop.c's fast path uses
+ * one realtime signal of its own). A device served turn after turn is read directly, in
+ * blocking reads on the same thread, by that fast path (ffdvb_cuse_loop_run). */
 #include "ffdvb/clock.h"
 #include "ffdvb/log.h"
 #include "cuse_internal.h"
