@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,12 @@
 #include <event2/event.h>
 #include <libavutil/log.h>
 
+#include "ffdvb/cuse.h"
 #include "daemon/log.h"
 #include "daemon/adapter.h"
 #include "daemon/notify.h"
 #include "daemon/options.h"
+#include "daemon/periodic.h"
 #include "daemon/privileges.h"
 #include "daemon/reload.h"
 
@@ -33,8 +36,9 @@ struct daemon {
 	struct event_base *base;
 	struct ffdvbd_adapter *adapter[FFDVBD_MAX_ADAPTERS];
 	struct event *ev_int, *ev_term;
-	struct event *ev_watchdog; /* systemd watchdog ping, NULL without $WATCHDOG_USEC */
-	struct event *ev_log;      /* prints the counts of repeated messages when due */
+	/* timerfds, not libevent timers (daemon/periodic.h): no timeout for every epoll_wait */
+	struct ffdvbd_periodic *ev_watchdog; /* systemd watchdog ping, NULL without $WATCHDOG_USEC */
+	struct ffdvbd_periodic *ev_log;      /* prints the counts of repeated messages when due */
 	struct ffdvbd_reload *reload; /* SIGHUP: the config file read again */
 	int ready_fd; /* write end of the pipe the detached parent waits on, or -1 */
 };
@@ -88,10 +92,8 @@ static int detach(void)
 	return p[1];
 }
 
-static void on_log_timer(evutil_socket_t fd, short what, void *arg)
+static void on_log_timer(void *arg)
 {
-	(void)fd;
-	(void)what;
 	(void)arg;
 	ffdvbd_log_flush_due();
 }
@@ -99,10 +101,8 @@ static void on_log_timer(evutil_socket_t fd, short what, void *arg)
 static void destroy(struct daemon *d)
 {
 	ffdvbd_reload_free(d->reload);
-	if (d->ev_log)
-		event_free(d->ev_log);
-	if (d->ev_watchdog)
-		event_free(d->ev_watchdog);
+	ffdvbd_periodic_free(d->ev_log);
+	ffdvbd_periodic_free(d->ev_watchdog);
 	if (d->ev_term)
 		event_free(d->ev_term);
 	if (d->ev_int)
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 	if (!d.opt.foreground)
 		d.ready_fd = detach();
 
-	d.base = event_base_new();
+	d.base = ffdvb_cuse_base_new(); /* notes the epoll fd for the fast path */
 	if (!d.base) {
 		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot create the event loop");
 		goto out;
@@ -180,10 +180,9 @@ int main(int argc, char **argv)
 		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot watch SIGHUP");
 		goto out;
 	}
-	struct timeval log_period = { FFDVBD_LOG_WINDOW_MS / 1000, 0 };
-
-	d.ev_log = event_new(d.base, -1, EV_PERSIST, on_log_timer, NULL);
-	if (!d.ev_log || event_add(d.ev_log, &log_period) != 0) {
+	d.ev_log = ffdvbd_periodic_new(d.base, (uint64_t)FFDVBD_LOG_WINDOW_MS * 1000, on_log_timer,
+				       NULL);
+	if (!d.ev_log) {
 		ffdvbd_log(FFDVBD_LOG_ERROR, "cannot start the log timer");
 		goto out;
 	}
@@ -207,7 +206,7 @@ int main(int argc, char **argv)
 		close(d.ready_fd);
 		d.ready_fd = -1;
 	}
-	if (event_base_dispatch(d.base) < 0)
+	if (ffdvb_cuse_loop_run(d.base) < 0)
 		ffdvbd_log(FFDVBD_LOG_ERROR, "event loop failed");
 	else
 		rc = 0;

@@ -49,4 +49,14 @@ void ffdvb_cuse_dev_wake(void *dev);
  * and frees everything. Accepts NULL. */
 void ffdvb_cuse_dev_free(struct ffdvb_cuse_dev *dev);
 
+/* event_base_new() for the loop that ffdvb_cuse_loop_run will drive: it also notes libevent's
+ * epoll fd, which the fast path needs (one base per process). NULL on failure. */
+struct event_base *ffdvb_cuse_base_new(void);
+
+/* event_base_dispatch(base), with the fast path of src/cuse/cuse_loop.c on a base from
+ * ffdvb_cuse_base_new: a device that gets request after request, with nothing else to do, is
+ * read directly in blocking reads; a watcher thread interrupts them when anything else of the
+ * loop becomes ready. Returns as event_base_dispatch. */
+int ffdvb_cuse_loop_run(struct event_base *base);
+
 #endif

@@ -7,7 +7,9 @@
  * thread without locks. libfuse's multi-threaded loop was said to cost about 4.5x the round
  * trip on 2 cores; bench/run.sh core measures it against the single-threaded one on a bare
  * device (1.04-1.11x here), so threads would buy nothing for the locks they need. libfuse's
- * signal handlers are not installed; the daemon owns the signals. */
+ * signal handlers are not installed; the daemon owns the signals (cuse_loop.c's fast path uses
+ * one realtime signal of its own). A device served turn after turn is read directly, in
+ * blocking reads on the same thread, by that fast path (ffdvb_cuse_loop_run). */
 #include "ffdvb/clock.h"
 #include "ffdvb/log.h"
 #include "cuse_internal.h"
@@ -27,19 +29,10 @@
 
 #define READY_POLL_MS 10
 
-/* One request per callback, as libfuse's own loop blocks in read(): when a request has been
- * answered its caller has usually not sent the next one yet, so reading on would mostly cost
- * a system call that finds nothing. The fd is level-triggered: libevent calls again at once
- * while requests are queued, taking turns with the other devices and the timers. */
-static void on_readable(evutil_socket_t fd, short what, void *arg)
+int ffdvb_cuse_dev_received(struct ffdvb_cuse_dev *dev, int res)
 {
-	struct ffdvb_cuse_dev *dev = arg;
-	int res = fuse_session_receive_buf(dev->se, &dev->fbuf);
-
-	(void)fd;
-	(void)what;
 	if (res == -EINTR || res == -EAGAIN)
-		return;
+		return 0;
 	if (res <= 0 || fuse_session_exited(dev->se)) {
 		/* 0: the kernel closed the connection (ENODEV) */
 		if (res < 0)
@@ -48,9 +41,26 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
 			ffdvb_cuse_log(dev, "CUSE connection closed by the kernel");
 		event_del(dev->ev_read);
 		dev->dead = 1;
-		return;
+		return 0;
 	}
 	fuse_session_process_buf(dev->se, &dev->fbuf);
+	return 1;
+}
+
+/* One request per callback, as libfuse's own loop blocks in read(): when a request has been
+ * answered its caller has usually not sent the next one yet, so reading on would mostly cost
+ * a system call that finds nothing. The fd is level-triggered: libevent calls again at once
+ * while requests are queued, taking turns with the other devices and the timers. A device
+ * that is called turn after turn with nothing else to do is read directly by the loop driver
+ * (cuse_loop.c) instead. */
+static void on_readable(evutil_socket_t fd, short what, void *arg)
+{
+	struct ffdvb_cuse_dev *dev = arg;
+
+	(void)fd;
+	(void)what;
+	if (ffdvb_cuse_dev_received(dev, fuse_session_receive_buf(dev->se, &dev->fbuf)))
+		ffdvb_cuse_loop_note(dev);
 }
 
 /* Wake-ups and retry passes. The node's owner wakes us after every operation that may have
@@ -300,6 +310,7 @@ void ffdvb_cuse_dev_free(struct ffdvb_cuse_dev *dev)
 {
 	if (!dev)
 		return;
+	ffdvb_cuse_loop_forget(dev);
 	for (struct ffdvb_cuse_dev **pd = &all_devs; *pd; pd = &(*pd)->next_dev) {
 		if (*pd == dev) {
 			*pd = dev->next_dev;

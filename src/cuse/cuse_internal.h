@@ -114,4 +114,12 @@ static inline int cuse_reply_errno(fuse_req_t req, int err)
 	return fuse_reply_err(req, ffdvb_marshal_reply_errno(err));
 }
 
+/* cuse_dev.c: what fuse_session_receive_buf returned (res) handled: 1 when a request was
+ * processed; 0 for none, and a dead connection marked */
+int ffdvb_cuse_dev_received(struct ffdvb_cuse_dev *dev, int res);
+/* cuse_loop.c: a request of dev was served from libevent (the fast path's streak) */
+void ffdvb_cuse_loop_note(struct ffdvb_cuse_dev *dev);
+/* cuse_loop.c: dev is being freed */
+void ffdvb_cuse_loop_forget(struct ffdvb_cuse_dev *dev);
+
 #endif

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sd_notify protocol: see notify.h. */
 #include "notify.h"
+#include "periodic.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <event2/event.h>
 
 int ffdvbd_notify_to(const char *path, const char *msg)
 {
@@ -85,31 +84,21 @@ uint64_t ffdvbd_watchdog_usec(void)
 	return usec;
 }
 
-static void on_watchdog(evutil_socket_t fd, short what, void *arg)
+static void on_watchdog(void *arg)
 {
-	(void)fd;
-	(void)what;
 	(void)arg;
 	ffdvbd_notify("WATCHDOG=1");
 }
 
-long long ffdvbd_watchdog_start(struct event_base *base, struct event **ev)
+long long ffdvbd_watchdog_start(struct event_base *base, struct ffdvbd_periodic **ev)
 {
 	uint64_t usec = ffdvbd_watchdog_usec() / 2;
-	struct timeval tv = {
-		.tv_sec = (time_t)(usec / 1000000),
-		.tv_usec = (suseconds_t)(usec % 1000000),
-	};
 
 	*ev = NULL;
 	if (usec == 0)
 		return 0;
-	*ev = event_new(base, -1, EV_PERSIST, on_watchdog, NULL);
-	if (!*ev || event_add(*ev, &tv) != 0) {
-		if (*ev)
-			event_free(*ev);
-		*ev = NULL;
+	*ev = ffdvbd_periodic_new(base, usec, on_watchdog, NULL);
+	if (!*ev)
 		return -ENOMEM;
-	}
 	return (long long)usec;
 }

@@ -20,13 +20,14 @@ int ffdvbd_notify(const char *msg);
  * The daemon pings every half of it. */
 uint64_t ffdvbd_watchdog_usec(void);
 
-struct event;
 struct event_base;
+struct ffdvbd_periodic;
 
-/* When ffdvbd_watchdog_usec() asks for it, adds to base a persistent timer that sends
- * WATCHDOG=1 every half period and stores it in *ev (the caller event_free()s it); returns the
+/* When ffdvbd_watchdog_usec() asks for it, adds to base a periodic callback (periodic.h: a
+ * timerfd) that sends WATCHDOG=1 every half period and stores it in *ev (the caller
+ * ffdvbd_periodic_free()s it); returns the
  * ping interval in microseconds. Returns 0 with *ev = NULL when no watchdog is asked for,
  * -ENOMEM when the timer cannot be added. */
-long long ffdvbd_watchdog_start(struct event_base *base, struct event **ev);
+long long ffdvbd_watchdog_start(struct event_base *base, struct ffdvbd_periodic **ev);
 
 #endif

@@ -14,6 +14,7 @@
 #include <event2/event.h>
 
 #include "check.h"
+#include "daemon/periodic.h"
 #include "daemon/notify.h"
 
 /* a bound datagram socket; abstract when path starts with '@' */
@@ -133,7 +134,7 @@ static void watchdog_timer(const char *dir)
 {
 	char path[108];
 	struct event_base *base = event_base_new();
-	struct event *ev = (struct event *)1;
+	struct ffdvbd_periodic *ev = (struct ffdvbd_periodic *)1;
 	struct timeval run = { .tv_sec = 0, .tv_usec = 210000 };
 	int pings = 0;
 
@@ -161,8 +162,7 @@ static void watchdog_timer(const char *dir)
 	CHECK_LABELLED("about 5 pings in 210 ms", pings >= 3 && pings <= 6);
 	if (pings < 3 || pings > 6)
 		printf("  (%d pings)\n", pings);
-	if (ev)
-		event_free(ev);
+	ffdvbd_periodic_free(ev);
 	event_base_free(base);
 	unsetenv("WATCHDOG_USEC");
 	unsetenv("NOTIFY_SOCKET");
