@@ -10,7 +10,7 @@ static int audio_opened(struct card_file *f)
 {
 	struct ffdvb_card *card = f->node->card;
 
-	card_flush_audio(card);
+	card_flush_stream(card, FFDVB_STREAM_AUDIO);
 	card->audio.stream_source = FFDVB_AUDIO_SOURCE_DEMUX;
 	card_wake_av(card);
 	return 0;
@@ -98,8 +98,8 @@ static int audio_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 			return -EINVAL;
 		return 0;
 	case FFDVB_AUDIO_CLEAR_BUFFER:
-		card_flush_audio(card);
-		ffdvb_repacker_reset(&card->arepack);
+		card_flush_stream(card, FFDVB_STREAM_AUDIO);
+		ffdvb_repacker_reset(&card->st[FFDVB_STREAM_AUDIO].repack);
 		if (card->playing) /* docs/av7110.md, clients §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;
 		break;
@@ -120,7 +120,8 @@ static unsigned int audio_poll(struct card_file *f)
 {
 	struct ffdvb_card *card = f->node->card;
 
-	if (!card->playing || card_ring_space(&card->aring) >= CARD_FREE_COND_PES)
+	if (!card->playing ||
+	    card_ring_space(&card->st[FFDVB_STREAM_AUDIO].ring) >= CARD_FREE_COND_PES)
 		return POLLOUT | POLLWRNORM;
 	return 0;
 }

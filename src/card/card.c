@@ -104,8 +104,9 @@ struct ffdvb_card *ffdvb_card_new(struct event_base *base, const struct ffdvb_ca
 	card_repackers_init(card);
 	card->decoder = card->cfg.decoder ? &card_decoder_ops : &card_drain_ops;
 	card->osd = ffdvb_osd_new(card->cfg.osd_memsize);
-	if (!card->tuner || card_live_init(card) < 0 || !card->osd || card_ring_init(&card->vring, CARD_VIDEO_RING_SIZE) ||
-	    card_ring_init(&card->aring, CARD_AUDIO_RING_SIZE)) {
+	if (!card->tuner || card_live_init(card) < 0 || !card->osd ||
+	    card_ring_init(&card->st[FFDVB_STREAM_VIDEO].ring, CARD_VIDEO_RING_SIZE) ||
+	    card_ring_init(&card->st[FFDVB_STREAM_AUDIO].ring, CARD_AUDIO_RING_SIZE)) {
 		ffdvb_card_free(card);
 		errno = ENOMEM;
 		return NULL;
@@ -133,8 +134,8 @@ void ffdvb_card_free(struct ffdvb_card *card)
 		card->decoder->stop(card);
 	if (card->own_tuner)
 		ffdvb_tuner_free(card->tuner);
-	card_ring_release(&card->vring);
-	card_ring_release(&card->aring);
+	for (int s = 0; s < FFDVB_STREAM_COUNT; s++)
+		card_ring_release(&card->st[s].ring);
 	ffdvb_osd_free(card->osd);
 	free(card);
 }

@@ -43,6 +43,12 @@ size_t card_ring_peek(const struct card_ring *r, void *out, size_t len);
 #define CARD_PES_CHUNK 4096      /* PES writes are consumed in chunks of this size */
 #define CARD_TS_SIZE 188
 
+/* the stream that video0 or audio0 feeds (its repacker, its free-space rule) */
+static inline enum ffdvb_stream card_node_stream(enum ffdvb_node_type type)
+{
+	return type == FFDVB_NODE_VIDEO ? FFDVB_STREAM_VIDEO : FFDVB_STREAM_AUDIO;
+}
+
 /* ---- nodes and files -------------------------------------------------------------------- */
 
 struct ffdvb_card;
@@ -85,6 +91,20 @@ struct card_file {
 
 #define CARD_PLAY_VIDEO 1u /* bits of card->playing (§3) */
 #define CARD_PLAY_AUDIO 2u
+/* the bit of card->playing for stream s (enum ffdvb_stream: video 0, audio 1) */
+#define CARD_PLAY_BIT(s) (1u << (s))
+
+/* What the card holds per stream, video and audio, indexed by enum ffdvb_stream: the ring the
+ * decoder takes whole packets from, the repacker in front of it (§6.1: video0 and still
+ * pictures feed the video one, audio0 the audio one) and the live tap (live.c): the card's own
+ * demux file on the PID of the decoder feed that a client started. */
+struct card_stream {
+	struct card_ring ring;
+	struct ffdvb_repacker repack;
+	struct ffdvb_tuner_file *tap;
+	uint16_t pid;
+	uint64_t packets, overflows; /* live TS packets taken, tap overflows */
+};
 
 enum card_trick { CARD_TRICK_NONE, CARD_TRICK_FAST, CARD_TRICK_SLOW, CARD_TRICK_FREEZE };
 
@@ -114,9 +134,7 @@ struct ffdvb_card {
 	/* docs/av7110.md, clients §2.9: AUDIO_SET_MUTE(1) mutes "until audio is (re)started";
 	 * mute_state stays as reported, effective_mute is what the decoder will apply */
 	int effective_mute;
-	struct card_ring vring, aring;
-	/* §6.1: video0 (and still pictures) feed vrepack, audio0 feeds arepack */
-	struct ffdvb_repacker vrepack, arepack;
+	struct card_stream st[FFDVB_STREAM_COUNT];
 	uint64_t repack_dropped; /* packets routed to a ring without room */
 
 	struct ffdvb_video_event events[CARD_EVENT_SLOTS];
@@ -159,13 +177,6 @@ struct ffdvb_card {
 	struct ffdvb_tuner *tuner;
 	int own_tuner; /* created by the card ("none"): freed with it */
 
-	/* live decoding from the demux (live.c): for video and audio, the card's own demux file
-	   with a TS tap on the PID of the decoder feed that a client started */
-	struct card_live {
-		struct ffdvb_tuner_file *tap;
-		uint16_t pid;
-		uint64_t packets, overflows;
-	} live[2]; /* CARD_LIVE_VIDEO, CARD_LIVE_AUDIO */
 	struct event *live_ev; /* pumps the taps into the rings from the loop */
 
 	/* the decoder (cfg.decoder, the caller's) and its glue (decode.c) */
@@ -284,10 +295,9 @@ static inline void card_decoder_status(struct ffdvb_card *card, FILE *out, int j
 /* decode.c: the feed again from the event loop's next turn, for callers inside a request that
  * may still block, whose wake-ups must come after they returned (nothing without a decoder) */
 void card_decoder_kick(struct ffdvb_card *card);
-/* playback.c: empties the video or audio ring (with the decoder's queues): writer open,
- * CLEAR_BUFFER, still picture. */
-void card_flush_video(struct ffdvb_card *card);
-void card_flush_audio(struct ffdvb_card *card);
+/* playback.c: empties the ring of stream s (with the decoder's queues): writer open,
+ * CLEAR_BUFFER, still picture, live PID change. */
+void card_flush_stream(struct ffdvb_card *card, enum ffdvb_stream s);
 
 /* tuner_link.c: frontend0, demux0 and dvr0 forward to a tuner file per client file */
 /* 0, -errno, or -FFDVB_EBLOCK: the tuner's open is under way (f->tf set, wake hook set) */
@@ -302,15 +312,12 @@ long card_tuner_result(long r, int nonblock, int interrupted);
 void card_tuner_status(struct ffdvb_card *card, FILE *out, int json); /* "tuner":{...}, */
 
 /* live.c: live decoding of the demux PIDs (the card's decoder feeds with DMX_OUT_DECODER) */
-#define CARD_LIVE_VIDEO 0
-#define CARD_LIVE_AUDIO 1
 int card_live_init(struct ffdvb_card *card);
 void card_live_free(struct ffdvb_card *card);
 /* Re-evaluates which PIDs are decoded live after a decoder feed started or stopped. */
 void card_live_update(struct ffdvb_card *card);
-/* Whether the decoder takes video/audio from the rings now (memory playback or live). */
-int card_video_active(const struct ffdvb_card *card);
-int card_audio_active(const struct ffdvb_card *card);
+/* Whether the decoder takes stream s from its ring now (memory playback or live). */
+int card_stream_active(const struct ffdvb_card *card, enum ffdvb_stream s);
 /* Schedules a pump of the taps (after the decoder made room). */
 void card_live_kick(struct ffdvb_card *card);
 /* frontend0 was tuned: the live streams drop what they hold of the old transponder */

@@ -52,7 +52,7 @@ static void dec_sync(struct ffdvb_card *card)
 {
 	struct ffdvb_decoder_state st = { 0 };
 
-	if (!card_video_active(card))
+	if (!card_stream_active(card, FFDVB_STREAM_VIDEO))
 		st.video = FFDVB_DEC_VIDEO_STOPPED; /* neither memory playback nor a live PID */
 	else if (card->video.play_state == FFDVB_VIDEO_FREEZED)
 		st.video = FFDVB_DEC_VIDEO_FROZEN;
@@ -61,7 +61,8 @@ static void dec_sync(struct ffdvb_card *card)
 	/* live audio plays once its PID is set, as the firmware's did; memory audio on AUDIO_PLAY */
 	st.audio_playing = (card->playing & CARD_PLAY_AUDIO)
 				   ? card->audio.play_state == FFDVB_AUDIO_PLAYING
-				   : card->live[CARD_LIVE_AUDIO].tap && card->audio.play_state != FFDVB_AUDIO_PAUSED;
+				   : card->st[FFDVB_STREAM_AUDIO].tap &&
+					     card->audio.play_state != FFDVB_AUDIO_PAUSED;
 	st.audio_paused = card->audio.play_state == FFDVB_AUDIO_PAUSED;
 	st.blank = card->video.video_blank;
 	st.av_sync = card->audio.AV_sync_state;
@@ -74,7 +75,7 @@ static void dec_sync(struct ffdvb_card *card)
 	st.bypass = card->audio.bypass_mode;
 	st.tv = card->display_ar ? FFDVB_TV_16_9 : FFDVB_TV_4_3;
 	st.display_format = (enum ffdvb_display_format)card->video.display_format;
-	st.live = !(card->playing & CARD_PLAY_VIDEO) && card->live[CARD_LIVE_VIDEO].tap != NULL;
+	st.live = !(card->playing & CARD_PLAY_VIDEO) && card->st[FFDVB_STREAM_VIDEO].tap != NULL;
 	ffdvb_decoder_set_state(card->dec, &st);
 }
 
@@ -112,9 +113,9 @@ static size_t skip_still_copies(struct ffdvb_card *card)
 
 	if (!n)
 		return 0;
-	n = card_ring_skip(&card->vring, n);
+	n = card_ring_skip(&card->st[FFDVB_STREAM_VIDEO].ring, n);
 	card->still_ring_bytes -= n;
-	if (card_ring_fill(&card->vring) == 0)
+	if (card_ring_fill(&card->st[FFDVB_STREAM_VIDEO].ring) == 0)
 		card->still_ring_bytes = 0;
 	return n;
 }
@@ -134,12 +135,12 @@ static void dec_feed(struct ffdvb_card *card)
 	int w, h, num, den;
 
 	card_live_pump(card);
-	if (card_audio_active(card))
-		moved += feed_ring(card, &card->aring, FFDVB_STREAM_AUDIO);
-	if (card_video_active(card)) {
+	if (card_stream_active(card, FFDVB_STREAM_AUDIO))
+		moved += feed_ring(card, &card->st[FFDVB_STREAM_AUDIO].ring, FFDVB_STREAM_AUDIO);
+	if (card_stream_active(card, FFDVB_STREAM_VIDEO)) {
 		moved += skip_still_copies(card);
 		if (card->video.play_state != FFDVB_VIDEO_FREEZED)
-			moved += feed_ring(card, &card->vring, FFDVB_STREAM_VIDEO);
+			moved += feed_ring(card, &card->st[FFDVB_STREAM_VIDEO].ring, FFDVB_STREAM_VIDEO);
 	}
 	while (ffdvb_decoder_size_event(card->dec, &w, &h, &num, &den))
 		card_video_size_changed(card, w, h, mpeg_aspect_of(num, den));

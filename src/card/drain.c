@@ -120,10 +120,10 @@ void card_drain_tick(struct ffdvb_card *card)
 	scaled = (uint64_t)card->cfg.drain_rate * dt + card->drain_frac;
 	bytes = scaled / NS_PER_S;
 	card->drain_frac = scaled % NS_PER_S;
-	if ((card->playing & CARD_PLAY_VIDEO) && card->video.play_state != FFDVB_VIDEO_FREEZED)
-		drained += card_ring_skip(&card->vring, bytes);
-	if (card->playing & CARD_PLAY_AUDIO)
-		drained += card_ring_skip(&card->aring, bytes);
+	for (int s = 0; s < FFDVB_STREAM_COUNT; s++)
+		if ((card->playing & CARD_PLAY_BIT(s)) &&
+		    (s != FFDVB_STREAM_VIDEO || card->video.play_state != FFDVB_VIDEO_FREEZED))
+			drained += card_ring_skip(&card->st[s].ring, bytes);
 	if (drained)
 		card_wake_av(card);
 }

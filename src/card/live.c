@@ -20,11 +20,10 @@
 
 static const struct {
 	int pes_type;
-	unsigned int play_bit;
 	const char *name;
-} live_streams[2] = {
-	[CARD_LIVE_VIDEO] = { FFDVB_DMX_PES_VIDEO0, CARD_PLAY_VIDEO, "video" },
-	[CARD_LIVE_AUDIO] = { FFDVB_DMX_PES_AUDIO0, CARD_PLAY_AUDIO, "audio" },
+} live_streams[FFDVB_STREAM_COUNT] = {
+	[FFDVB_STREAM_VIDEO] = { FFDVB_DMX_PES_VIDEO0, "video" },
+	[FFDVB_STREAM_AUDIO] = { FFDVB_DMX_PES_AUDIO0, "audio" },
 };
 
 static void live_cb(evutil_socket_t fd, short what, void *arg)
@@ -46,13 +45,13 @@ int card_live_init(struct ffdvb_card *card)
 
 static void close_tap(struct ffdvb_card *card, int w)
 {
-	ffdvb_tuner_close(card->live[w].tap);
-	card->live[w].tap = NULL;
+	ffdvb_tuner_close(card->st[w].tap);
+	card->st[w].tap = NULL;
 }
 
 void card_live_free(struct ffdvb_card *card)
 {
-	for (int w = 0; w < 2; w++)
+	for (int w = 0; w < FFDVB_STREAM_COUNT; w++)
 		close_tap(card, w);
 	if (card->live_ev)
 		event_free(card->live_ev);
@@ -66,7 +65,7 @@ static int wanted_pid(const struct ffdvb_card *card, int w)
 
 	if (!f || f->dmx.pes.output != FFDVB_DMX_OUT_DECODER || !card->decoder->live)
 		return -1;
-	if (card->playing & live_streams[w].play_bit)
+	if (card->playing & CARD_PLAY_BIT(w))
 		return -1;
 	return card->dmx_pids[live_streams[w].pes_type];
 }
@@ -111,28 +110,25 @@ static int open_tap(struct ffdvb_card *card, int w, uint16_t pid)
 		return r;
 	}
 	ffdvb_tuner_set_wake(tap, tap_woke, card);
-	card->live[w].tap = tap;
-	card->live[w].pid = pid;
+	card->st[w].tap = tap;
+	card->st[w].pid = pid;
 	return 0;
 }
 
 /* what the ring, the repacker and the decoder hold of live stream w is gone */
 static void flush_live(struct ffdvb_card *card, int w)
 {
-	if (w == CARD_LIVE_VIDEO)
-		card_flush_video(card);
-	else
-		card_flush_audio(card);
-	ffdvb_repacker_reset(w == CARD_LIVE_VIDEO ? &card->vrepack : &card->arepack);
+	card_flush_stream(card, w);
+	ffdvb_repacker_reset(&card->st[w].repack);
 }
 
 void card_live_update(struct ffdvb_card *card)
 {
 	int changed = 0;
 
-	for (int w = 0; w < 2; w++) {
+	for (int w = 0; w < FFDVB_STREAM_COUNT; w++) {
 		int pid = wanted_pid(card, w);
-		struct card_live *l = &card->live[w];
+		struct card_stream *l = &card->st[w];
 
 		if (l->tap && pid == l->pid)
 			continue;
@@ -140,9 +136,9 @@ void card_live_update(struct ffdvb_card *card)
 			continue;
 		if (l->tap) /* a new PID (a zap) or the feed stopped: the old stream is gone */
 			close_tap(card, w);
-		if (!(card->playing & live_streams[w].play_bit))
+		if (!(card->playing & CARD_PLAY_BIT(w)))
 			flush_live(card, w);
-		if (pid >= 0 && open_tap(card, w, (uint16_t)pid) == 0 && w == CARD_LIVE_AUDIO)
+		if (pid >= 0 && open_tap(card, w, (uint16_t)pid) == 0 && w == FFDVB_STREAM_AUDIO)
 			card_audio_decoding_started(card); /* a new audio PID un-mutes (§2.9) */
 		changed = 1;
 	}
@@ -152,14 +148,9 @@ void card_live_update(struct ffdvb_card *card)
 	}
 }
 
-int card_video_active(const struct ffdvb_card *card)
+int card_stream_active(const struct ffdvb_card *card, enum ffdvb_stream s)
 {
-	return (card->playing & CARD_PLAY_VIDEO) || card->live[CARD_LIVE_VIDEO].tap;
-}
-
-int card_audio_active(const struct ffdvb_card *card)
-{
-	return (card->playing & CARD_PLAY_AUDIO) || card->live[CARD_LIVE_AUDIO].tap;
+	return (card->playing & CARD_PLAY_BIT(s)) || card->st[s].tap;
 }
 
 /* The av7110 stopped its PID filters and flushed its TS queue when its frontend was tuned, and
@@ -171,11 +162,11 @@ void card_live_retuned(struct ffdvb_card *card)
 {
 	uint8_t buf[LIVE_BATCH * CARD_TS_SIZE];
 
-	for (int w = 0; w < 2; w++) {
-		struct card_live *l = &card->live[w];
+	for (int w = 0; w < FFDVB_STREAM_COUNT; w++) {
+		struct card_stream *l = &card->st[w];
 		ssize_t n;
 
-		if (!l->tap || (card->playing & live_streams[w].play_bit))
+		if (!l->tap || (card->playing & CARD_PLAY_BIT(w)))
 			continue;
 		do /* bounded by the tap's buffer */
 			n = ffdvb_tuner_read(l->tap, buf, sizeof(buf));
@@ -186,7 +177,7 @@ void card_live_retuned(struct ffdvb_card *card)
 
 void card_live_kick(struct ffdvb_card *card)
 {
-	if (card->live_ev && (card->live[0].tap || card->live[1].tap))
+	if (card->live_ev && (card->st[FFDVB_STREAM_VIDEO].tap || card->st[FFDVB_STREAM_AUDIO].tap))
 		event_active(card->live_ev, EV_TIMEOUT, 0);
 }
 
@@ -196,17 +187,15 @@ void card_live_pump(struct ffdvb_card *card)
 {
 	uint8_t buf[LIVE_BATCH * CARD_TS_SIZE];
 
-	for (int w = 0; w < 2; w++) {
-		struct card_live *l = &card->live[w];
-		struct card_ring *ring = w == CARD_LIVE_VIDEO ? &card->vring : &card->aring;
-		struct ffdvb_repacker *rp = w == CARD_LIVE_VIDEO ? &card->vrepack : &card->arepack;
+	for (int w = 0; w < FFDVB_STREAM_COUNT; w++) {
+		struct card_stream *l = &card->st[w];
 
-		while (l->tap && card_ring_space(ring) >= sizeof(buf) + CARD_FREE_COND_TS) {
+		while (l->tap && card_ring_space(&l->ring) >= sizeof(buf) + CARD_FREE_COND_TS) {
 			ssize_t n = ffdvb_tuner_read(l->tap, buf, sizeof(buf));
 
 			if (n == -EOVERFLOW) { /* the decoder fell behind the broadcast */
 				l->overflows++;
-				ffdvb_repacker_reset(rp);
+				ffdvb_repacker_reset(&l->repack);
 				continue;
 			}
 			if (n <= 0)
@@ -214,7 +203,7 @@ void card_live_pump(struct ffdvb_card *card)
 			for (ssize_t i = 0; i + CARD_TS_SIZE <= n; i += CARD_TS_SIZE) {
 				if (buf[i] != 0x47)
 					continue;
-				ffdvb_repacker_ts_packet(rp, buf + i);
+				ffdvb_repacker_ts_packet(&l->repack, buf + i);
 				l->packets++;
 			}
 		}
@@ -223,8 +212,8 @@ void card_live_pump(struct ffdvb_card *card)
 
 void card_live_status(struct ffdvb_card *card, FILE *out, int json)
 {
-	for (int w = 0; w < 2; w++) {
-		const struct card_live *l = &card->live[w];
+	for (int w = 0; w < FFDVB_STREAM_COUNT; w++) {
+		const struct card_stream *l = &card->st[w];
 
 		if (json)
 			fprintf(out, "%s\"%s\":{\"pid\":%d,\"packets\":%" PRIu64 ",\"overflows\":%" PRIu64

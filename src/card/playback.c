@@ -7,15 +7,17 @@
 
 int card_free_cond(const struct ffdvb_card *card)
 {
-	return card_ring_space(&card->vring) >= CARD_FREE_COND_PES &&
-	       card_ring_space(&card->aring) >= CARD_FREE_COND_PES;
+	for (int s = 0; s < FFDVB_STREAM_COUNT; s++)
+		if (card_ring_space(&card->st[s].ring) < CARD_FREE_COND_PES)
+			return 0;
+	return 1;
 }
 
 /* start_play from nothing playing resets both repackers (§4.3) */
 static void reset_repackers(struct ffdvb_card *card)
 {
-	ffdvb_repacker_reset(&card->vrepack);
-	ffdvb_repacker_reset(&card->arepack);
+	for (int s = 0; s < FFDVB_STREAM_COUNT; s++)
+		ffdvb_repacker_reset(&card->st[s].repack);
 }
 
 int card_start_play(struct ffdvb_card *card, unsigned int what)
@@ -46,17 +48,12 @@ void card_play_state_changed(struct ffdvb_card *card)
 	card_wake_av(card);
 }
 
-void card_flush_video(struct ffdvb_card *card)
+void card_flush_stream(struct ffdvb_card *card, enum ffdvb_stream s)
 {
-	card_ring_flush(&card->vring);
-	card->still_ring_bytes = 0;
-	card->decoder->clear(card, FFDVB_STREAM_VIDEO);
-}
-
-void card_flush_audio(struct ffdvb_card *card)
-{
-	card_ring_flush(&card->aring);
-	card->decoder->clear(card, FFDVB_STREAM_AUDIO);
+	card_ring_flush(&card->st[s].ring);
+	if (s == FFDVB_STREAM_VIDEO)
+		card->still_ring_bytes = 0; /* the still picture's copies went with the ring */
+	card->decoder->clear(card, s);
 }
 
 void card_audio_decoding_started(struct ffdvb_card *card)

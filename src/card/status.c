@@ -35,6 +35,9 @@ static const char *source_name(int s)
 
 static void status_json(struct ffdvb_card *card, FILE *out)
 {
+	const struct card_stream *v = &card->st[FFDVB_STREAM_VIDEO];
+	const struct card_stream *a = &card->st[FFDVB_STREAM_AUDIO];
+
 	fprintf(out, "{\"adapter\":%d,\"nodes\":{", card->cfg.adapter);
 	for (int t = 0; t < FFDVB_NODE_COUNT; t++) {
 		const struct card_node *n = &card->nodes[t];
@@ -51,7 +54,7 @@ static void status_json(struct ffdvb_card *card, FILE *out)
 		"\"ring_size\":%zu,\"playing\":%s,\"video_blank\":%d,\"display_format\":%d,"
 		"\"video_format\":%d,\"size\":[%d,%d,%d],\"trick\":\"%s\",\"slow_count\":%lu},",
 		video_state_name(card->video.play_state), source_name(card->video.stream_source),
-		card_ring_fill(&card->vring), card->vring.size,
+		card_ring_fill(&v->ring), v->ring.size,
 		(card->playing & CARD_PLAY_VIDEO) ? "true" : "false", card->video.video_blank,
 		card->video.display_format, card->video.video_format, card->video_size.w,
 		card->video_size.h, card->video_size.aspect_ratio, trick_name(card->trick),
@@ -61,15 +64,15 @@ static void status_json(struct ffdvb_card *card, FILE *out)
 		"\"ring_size\":%zu,\"playing\":%s,\"mute\":%d,\"effective_mute\":%d,"
 		"\"av_sync\":%d,\"channel_select\":%d,\"bypass_mode\":%d},",
 		audio_state_name(card->audio.play_state), source_name(card->audio.stream_source),
-		card_ring_fill(&card->aring), card->aring.size,
+		card_ring_fill(&a->ring), a->ring.size,
 		(card->playing & CARD_PLAY_AUDIO) ? "true" : "false", card->audio.mute_state,
 		card->effective_mute, card->audio.AV_sync_state, card->audio.channel_select,
 		card->audio.bypass_mode);
 	fprintf(out, "\"stream\":{\"garbage_bytes\":%" PRIu64 ",\"bad_headers\":%" PRIu64
 		",\"ts_error_packets\":%" PRIu64 ",\"packets_dropped\":%" PRIu64 "},",
-		card->vrepack.stats.garbage_bytes + card->arepack.stats.garbage_bytes,
-		card->vrepack.stats.bad_headers + card->arepack.stats.bad_headers,
-		card->vrepack.stats.ts_tei + card->arepack.stats.ts_tei, card->repack_dropped);
+		v->repack.stats.garbage_bytes + a->repack.stats.garbage_bytes,
+		v->repack.stats.bad_headers + a->repack.stats.bad_headers,
+		v->repack.stats.ts_tei + a->repack.stats.ts_tei, card->repack_dropped);
 	card_decoder_status(card, out, 1);
 	card_tuner_status(card, out, 1);
 	card_live_status(card, out, 1);
@@ -84,6 +87,9 @@ static void status_json(struct ffdvb_card *card, FILE *out)
 
 static void status_table(struct ffdvb_card *card, FILE *out)
 {
+	const struct card_stream *v = &card->st[FFDVB_STREAM_VIDEO];
+	const struct card_stream *a = &card->st[FFDVB_STREAM_AUDIO];
+
 	fprintf(out, "ffdvb adapter %d\n", card->cfg.adapter);
 	fprintf(out, "%-10s %7s %7s %7s %14s %14s %8s\n", "node", "openers", "readers", "writers",
 		"bytes_accepted", "bytes_refused", "errors");
@@ -96,20 +102,20 @@ static void status_table(struct ffdvb_card *card, FILE *out)
 	}
 	fprintf(out, "video: %s, source %s, ring %zu/%zu, %s, size %dx%d aspect %d, trick %s\n",
 		video_state_name(card->video.play_state), source_name(card->video.stream_source),
-		card_ring_fill(&card->vring), card->vring.size,
+		card_ring_fill(&v->ring), v->ring.size,
 		(card->playing & CARD_PLAY_VIDEO) ? "playing from memory" : "not playing",
 		card->video_size.w, card->video_size.h, card->video_size.aspect_ratio,
 		trick_name(card->trick));
 	fprintf(out, "audio: %s, source %s, ring %zu/%zu, %s, mute %d (effective %d)\n",
 		audio_state_name(card->audio.play_state), source_name(card->audio.stream_source),
-		card_ring_fill(&card->aring), card->aring.size,
+		card_ring_fill(&a->ring), a->ring.size,
 		(card->playing & CARD_PLAY_AUDIO) ? "playing from memory" : "not playing",
 		card->audio.mute_state, card->effective_mute);
 	fprintf(out, "stream: %" PRIu64 " garbage bytes skipped, %" PRIu64 " bad PES headers, %" PRIu64
 		" TS error packets, %" PRIu64 " packets dropped\n",
-		card->vrepack.stats.garbage_bytes + card->arepack.stats.garbage_bytes,
-		card->vrepack.stats.bad_headers + card->arepack.stats.bad_headers,
-		card->vrepack.stats.ts_tei + card->arepack.stats.ts_tei, card->repack_dropped);
+		v->repack.stats.garbage_bytes + a->repack.stats.garbage_bytes,
+		v->repack.stats.bad_headers + a->repack.stats.bad_headers,
+		v->repack.stats.ts_tei + a->repack.stats.ts_tei, card->repack_dropped);
 	card_decoder_status(card, out, 0);
 	card_tuner_status(card, out, 0);
 	card_live_status(card, out, 0);

@@ -20,7 +20,7 @@ static const uint8_t still_pes_header[] = { 0x00, 0x00, 0x01, 0xe0, 0x00, 0x00, 
 static int still_begin(struct ffdvb_card *card, struct ffdvb_ioctl *io, uint32_t size)
 {
 	card->video.stream_source = FFDVB_VIDEO_SOURCE_MEMORY; /* persists after the call */
-	card_flush_video(card);
+	card_flush_stream(card, FFDVB_STREAM_VIDEO);
 	card_wake_av(card);
 	if (size == 0)
 		return 0;
@@ -45,6 +45,7 @@ int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 	uint32_t size = (uint32_t)sp->size;
 	const uint8_t *data = io->data;
 	size_t hdr = sizeof(still_pes_header), total, pos;
+	struct card_stream *v = &card->st[FFDVB_STREAM_VIDEO];
 
 	if (io->progress == 0) {
 		int r = still_begin(card, io, size);
@@ -56,7 +57,7 @@ int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 	pos = io->progress - 1;
 	/* same chunking and free-space rule as a blocking PES write (dvb_play) */
 	while (pos < total && card_free_cond(card)) {
-		size_t n, fill = card_ring_fill(&card->vring);
+		size_t n, fill = card_ring_fill(&v->ring);
 
 		if (pos < hdr) {
 			n = hdr - pos;
@@ -70,14 +71,14 @@ int card_still_picture(struct ffdvb_card *card, struct ffdvb_ioctl *io)
 			card_feed_pes(card, FFDVB_NODE_VIDEO, data + off, n);
 		}
 		pos += n;
-		card->still_ring_bytes += card_ring_fill(&card->vring) - fill;
+		card->still_ring_bytes += card_ring_fill(&v->ring) - fill;
 	}
 	io->progress = pos + 1;
 	if (pos == total) {
-		size_t fill = card_ring_fill(&card->vring);
+		size_t fill = card_ring_fill(&v->ring);
 
-		ffdvb_repacker_flush(&card->vrepack); /* ends the unbounded still-picture PES */
-		card->still_ring_bytes += card_ring_fill(&card->vring) - fill;
+		ffdvb_repacker_flush(&v->repack); /* ends the unbounded still-picture PES */
+		card->still_ring_bytes += card_ring_fill(&v->ring) - fill;
 	}
 	card_decoder_kick(card); /* the skipped copies wake this request once it waits */
 	card_wake_av(card);

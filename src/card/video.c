@@ -12,8 +12,8 @@ static int video_opened(struct card_file *f)
 
 	if (!f->writer)
 		return 0;
-	card_flush_video(card); /* both rings, even if audio0 plays elsewhere */
-	card_flush_audio(card);
+	for (int s = 0; s < FFDVB_STREAM_COUNT; s++) /* both rings, even if audio0 plays elsewhere */
+		card_flush_stream(card, s);
 	card->audio.AV_sync_state = 1; /* reported only, nothing is applied */
 	card->video.stream_source = FFDVB_VIDEO_SOURCE_DEMUX;
 	card->video_blank_internal = 1;
@@ -136,8 +136,8 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		card->video.play_state = FFDVB_VIDEO_PLAYING;
 		break;
 	case FFDVB_VIDEO_CLEAR_BUFFER:
-		card_flush_video(card);
-		ffdvb_repacker_reset(&card->vrepack);
+		card_flush_stream(card, FFDVB_STREAM_VIDEO);
+		ffdvb_repacker_reset(&card->st[FFDVB_STREAM_VIDEO].repack);
 		if (card->playing) /* docs/av7110.md, clients §2.9: restarting decoding un-mutes */
 			card->effective_mute = 0;
 		break;

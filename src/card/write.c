@@ -24,8 +24,9 @@ static void ring_put_packet(struct ffdvb_card *card, struct card_ring *r, const 
 static void video_sink(void *ctx, uint8_t stream_id, const uint8_t *pkt, size_t len)
 {
 	struct ffdvb_card *card = ctx;
+	enum ffdvb_stream s = (stream_id & 0xf0) == 0xe0 ? FFDVB_STREAM_VIDEO : FFDVB_STREAM_AUDIO;
 
-	ring_put_packet(card, (stream_id & 0xf0) == 0xe0 ? &card->vring : &card->aring, pkt, len);
+	ring_put_packet(card, &card->st[s].ring, pkt, len);
 }
 
 /* audio instance: whatever the stream id, it is for the audio decoder */
@@ -34,18 +35,18 @@ static void audio_sink(void *ctx, uint8_t stream_id, const uint8_t *pkt, size_t 
 	struct ffdvb_card *card = ctx;
 
 	(void)stream_id;
-	ring_put_packet(card, &card->aring, pkt, len);
+	ring_put_packet(card, &card->st[FFDVB_STREAM_AUDIO].ring, pkt, len);
 }
 
 void card_repackers_init(struct ffdvb_card *card)
 {
-	ffdvb_repacker_init(&card->vrepack, video_sink, card);
-	ffdvb_repacker_init(&card->arepack, audio_sink, card);
+	ffdvb_repacker_init(&card->st[FFDVB_STREAM_VIDEO].repack, video_sink, card);
+	ffdvb_repacker_init(&card->st[FFDVB_STREAM_AUDIO].repack, audio_sink, card);
 }
 
 static struct ffdvb_repacker *repacker_of(struct ffdvb_card *card, enum ffdvb_node_type type)
 {
-	return type == FFDVB_NODE_VIDEO ? &card->vrepack : &card->arepack;
+	return &card->st[card_node_stream(type)].repack;
 }
 
 void card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uint8_t *data,
@@ -56,7 +57,7 @@ void card_feed_pes(struct ffdvb_card *card, enum ffdvb_node_type type, const uin
 
 static int has_room(const struct ffdvb_card *card, enum ffdvb_node_type type, int ts)
 {
-	const struct card_ring *own = type == FFDVB_NODE_VIDEO ? &card->vring : &card->aring;
+	const struct card_ring *own = &card->st[card_node_stream(type)].ring;
 
 	if (ts)
 		return card_ring_space(own) >= CARD_FREE_COND_TS;

@@ -235,8 +235,8 @@ static inline int player_wait_idle(struct player *p, int timeout_ms)
 		player_pump(p, 5);
 		ffdvb_decoder_get_stats(p->dec, &s);
 		/* idle a few turns in a row, with the card's rings empty too */
-		idle_turns = s.idle && card_ring_fill(&p->card->vring) == 0 &&
-					     card_ring_fill(&p->card->aring) == 0
+		idle_turns = s.idle && card_ring_fill(&p->card->st[FFDVB_STREAM_VIDEO].ring) == 0 &&
+				     card_ring_fill(&p->card->st[FFDVB_STREAM_AUDIO].ring) == 0
 				     ? idle_turns + 1
 				     : 0;
 		if (idle_turns >= 3)

@@ -89,8 +89,8 @@ static void video_open_side_effects(void)
 	CHECK_EQ(io_arg(w, FFDVB_VIDEO_SET_DISPLAY_FORMAT, FFDVB_VIDEO_CENTER_CUT_OUT), 0);
 	CHECK_EQ(E.ops->write(w, pes, sizeof(pes), 1), 100);
 	CHECK_EQ(E.ops->write(a, apes, sizeof(apes), 1), 100);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 100);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 100);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 100);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 100);
 	for (int i = 0; i < 9; i++) /* overflows the queue */
 		card_video_size_changed(E.card, 720, 576, 2);
 	CHECK(E.card->ev_overflow);
@@ -101,11 +101,11 @@ static void video_open_side_effects(void)
 	CHECK_EQ(E.card->playing, CARD_PLAY_AUDIO);
 	CHECK_EQ(E.card->video.play_state, FFDVB_VIDEO_PLAYING);
 	CHECK_EQ(E.card->video.stream_source, FFDVB_VIDEO_SOURCE_MEMORY);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 100); /* not flushed on close */
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 100); /* not flushed on close */
 
 	/* read-only open: no side effects */
 	ro = xopen(FFDVB_NODE_VIDEO, O_RDONLY, NULL);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 100);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 100);
 	CHECK_EQ(E.card->video.stream_source, FFDVB_VIDEO_SOURCE_MEMORY);
 	xclose(ro);
 
@@ -114,8 +114,8 @@ static void video_open_side_effects(void)
 	E.card->audio.AV_sync_state = 0;
 	memset(E.wakes, 0, sizeof(E.wakes));
 	w = xopen(FFDVB_NODE_VIDEO, O_WRONLY, NULL);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 0);
 	CHECK(E.wakes[FFDVB_NODE_VIDEO] > 0 && E.wakes[FFDVB_NODE_AUDIO] > 0);
 	CHECK_EQ(io_buf(w, FFDVB_VIDEO_GET_STATUS, &vs, 0), 0);
 	CHECK_EQ(vs.stream_source, FFDVB_VIDEO_SOURCE_DEMUX);
@@ -136,10 +136,11 @@ static void video_open_side_effects(void)
 	CHECK_EQ(io_arg(w, FFDVB_VIDEO_SELECT_SOURCE, FFDVB_VIDEO_SOURCE_MEMORY), 0);
 	CHECK_EQ(E.ops->write(w, pes, sizeof(pes), 1), 100);
 	E.card->audio.stream_source = FFDVB_AUDIO_SOURCE_MEMORY;
-	card_ring_put(&E.card->aring, pes, 50);
+	card_ring_put(&E.card->st[FFDVB_STREAM_AUDIO].ring, pes, 50);
 	a = xopen(FFDVB_NODE_AUDIO, O_WRONLY, NULL);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 0);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 100); /* audio open leaves the video ring */
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 0);
+	/* audio open leaves the video ring */
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 100);
 	CHECK_EQ(E.card->audio.stream_source, FFDVB_AUDIO_SOURCE_DEMUX);
 	xclose(a);
 	xclose(w);

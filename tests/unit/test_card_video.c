@@ -127,8 +127,8 @@ static void video_ioctls(void)
 	CHECK_EQ(E.ops->write(w, pes, sizeof(pes), 1), 64);
 	CHECK_EQ(E.ops->write(a, apes, sizeof(apes), 1), 64);
 	CHECK_EQ(io_arg(w, FFDVB_VIDEO_CLEAR_BUFFER, 0), 0);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 64);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 64);
 	CHECK_EQ(E.card->video.play_state, FFDVB_VIDEO_PLAYING);
 
 	/* switching to DEMUX does not stop memory playback; STOP then takes the DEMUX branch */

@@ -48,8 +48,8 @@ static void pes_thresholds(void)
 	CHECK_EQ(E.ops->write(video_w, vpes, 0, 1), 0);
 	/* 131071 usable; a chunk needs >= 20480 free: 27 chunks of 4096 (54 packets) fit */
 	CHECK_EQ(E.ops->write(video_w, vpes, 200000, 1), 27 * 4096);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 27 * 4096);
-	CHECK(memcmp(E.card->vring.buf, vpes, 27 * 4096) == 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 27 * 4096);
+	CHECK(memcmp(E.card->st[FFDVB_STREAM_VIDEO].ring.buf, vpes, 27 * 4096) == 0);
 	CHECK_EQ(E.ops->write(video_w, vpes, 100, 1), -EAGAIN);
 	CHECK_EQ(vn->bytes_accepted, 27 * 4096);
 	CHECK_EQ(vn->bytes_refused, 200000 - 27 * 4096 + 100);
@@ -59,22 +59,22 @@ static void pes_thresholds(void)
 	CHECK_EQ(E.ops->poll(audio_w), POLLOUT | POLLWRNORM);
 
 	/* a short final chunk (packets of 2048, 2048 and 904 bytes) */
-	card_ring_flush(&E.card->vring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 	fill_pes(big, 5000, 0xe0, FFDVB_PES_OUT_MAX);
 	CHECK_EQ(E.ops->write(video_w, big, 5000, 1), 5000);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 5000);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 5000);
 
 	/* audio0 PES: only the audio ring counts; 11 chunks fit into 65535 */
 	CHECK_EQ(E.ops->write(audio_w, apes, 100000, 1), 11 * 4096);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 11 * 4096);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 11 * 4096);
 	CHECK_EQ(E.ops->write(audio_w, apes, 10, 1), -EAGAIN);
 	/* now PES to video0 stalls on the audio ring, TS to video0 does not */
-	card_ring_flush(&E.card->vring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 	CHECK_EQ(E.ops->write(video_w, vpes, 100, 1), -EAGAIN);
 	pes_packet(big, 184, 0xe0, 0);
 	CHECK_EQ(ts_from_pes(tsbuf, big, 184), 1);
 	CHECK_EQ(E.ops->write(video_w, tsbuf, 188, 1), 188);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 184);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 184);
 	CHECK_EQ(E.card->repack_dropped, 0);
 
 	/* EPERM unless source MEMORY, counted as an error */
@@ -113,47 +113,47 @@ static void ts_path(void)
 	ts_packet(pk + 4 * 188, 0, 0, 0, 0xA5);       /* reserved afc 0: no payload */
 	ts_packet(pk + 5 * 188, 0, 3, 183, 0xA6);     /* adaptation fills the packet */
 	CHECK_EQ(E.ops->write(video_w, pk, sizeof(pk), 1), sizeof(pk));
-	CHECK_EQ(card_ring_fill(&E.card->vring), 184 + 173);
-	n = card_ring_fill(&E.card->vring);
-	CHECK(n == sizeof(pes) && memcmp(E.card->vring.buf, pes, sizeof(pes)) == 0);
-	CHECK_EQ(E.card->vrepack.stats.ts_tei, 1);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 184 + 173);
+	n = card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring);
+	CHECK(n == sizeof(pes) && memcmp(E.card->st[FFDVB_STREAM_VIDEO].ring.buf, pes, sizeof(pes)) == 0);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.ts_tei, 1);
 	CHECK_EQ(E.card->nodes[FFDVB_NODE_VIDEO].bytes_accepted, sizeof(pk));
 
 	/* TEI in the middle of a PES resets the repacker: the half PES is lost, the next one
 	 * (PUSI) arrives whole */
-	card_ring_flush(&E.card->vring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 	fill_pes(big, 2 * 184 * 3, 0xe0, 3 * 184);      /* two PES of 3 TS packets each */
 	CHECK_EQ(ts_from_pes(tsbuf, big, 2 * 184 * 3), 6);
 	tsbuf[1 * 188 + 1] |= 0x80;
 	CHECK_EQ(E.ops->write(video_w, tsbuf, 6 * 188, 1), 6 * 188);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 3 * 184);
-	CHECK(memcmp(E.card->vring.buf, big + 3 * 184, 3 * 184) == 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 3 * 184);
+	CHECK(memcmp(E.card->st[FFDVB_STREAM_VIDEO].ring.buf, big + 3 * 184, 3 * 184) == 0);
 
 	/* 0x47 but not a multiple of 188: the whole call is PES (the 0x47 is garbage before a
 	 * 199-byte PES; as TS nothing of it would reach the ring) */
-	card_ring_flush(&E.card->vring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 	big[0] = 0x47;
 	pes_packet(big + 1, 199, 0xe0, 1);
 	CHECK_EQ(E.ops->write(video_w, big, 200, 1), 200);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 199);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 199);
 	/* a multiple of 188 not starting with 0x47: PES too (one 376-byte packet) */
-	card_ring_flush(&E.card->vring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 	pes_packet(big, 376, 0xe0, 2);
 	big[188] = 0x47;
 	CHECK_EQ(E.ops->write(video_w, big, 376, 1), 376);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 376);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 376);
 
 	/* partial TS counts: a packet needs >= 4096 free in the node's own ring. With one
 	 * 184-byte PES per TS packet the ring grows by 184 per packet, as with the old
 	 * "bytes as written" ring: 691 packets (691 * 184 = 127144 > 131071 - 4096) */
-	card_ring_flush(&E.card->vring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 	fill_pes(big, 800 * 184, 0xe0, 184);
 	CHECK_EQ(ts_from_pes(tsbuf, big, 800 * 184), 800);
 	CHECK_EQ(E.ops->write(video_w, tsbuf, 800 * 188, 1), 691 * 188);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 691 * 184);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 691 * 184);
 	CHECK_EQ(E.ops->write(video_w, tsbuf, 188, 1), -EAGAIN);
 	CHECK_EQ(E.ops->write(audio_w, tsbuf, 800 * 188, 1), 334 * 188);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 334 * 184);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 334 * 184);
 	CHECK_EQ(E.ops->write(audio_w, tsbuf, 188, 1), -EAGAIN);
 
 	/* PES of 11 TS packets (2024 bytes) reach the ring only when complete, so the fill grows
@@ -161,15 +161,15 @@ static void ts_path(void)
 	 * video: fill 62 * 2024 = 125488 <= 126975 up to packet 692, packet 693 completes PES 63
 	 * (127512) -> 693 taken; audio: 30 * 2024 = 60720 <= 65535 - 4096 = 61439 up to packet
 	 * 340, packet 341 completes PES 31 (62744) -> 341 taken */
-	card_ring_flush(&E.card->vring);
-	card_ring_flush(&E.card->aring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_VIDEO].ring);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_AUDIO].ring);
 	fill_pes(big, 800 * 184, 0xe0, 11 * 184);
 	CHECK_EQ(ts_from_pes(tsbuf, big, 800 * 184), 800);
 	CHECK_EQ(E.ops->write(video_w, tsbuf, 800 * 188, 1), 693 * 188);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 63 * 2024);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 63 * 2024);
 	CHECK_EQ(E.ops->write(video_w, tsbuf, 188, 1), -EAGAIN);
 	CHECK_EQ(E.ops->write(audio_w, tsbuf, 800 * 188, 1), 341 * 188);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 31 * 2024);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 31 * 2024);
 	CHECK_EQ(E.ops->write(audio_w, tsbuf, 188, 1), -EAGAIN);
 	CHECK_EQ(E.card->repack_dropped, 0);
 	memset(big, 0, sizeof(big));
@@ -187,53 +187,53 @@ static void routing(void)
 	/* audio PES written to video0 lands in the audio ring, PES or TS */
 	fill_pes(pes, sizeof(pes), 0xc0, FFDVB_PES_OUT_MAX);
 	CHECK_EQ(E.ops->write(video_w, pes, sizeof(pes), 1), sizeof(pes));
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
-	CHECK_EQ(card_ring_fill(&E.card->aring), sizeof(pes));
-	CHECK(memcmp(E.card->aring.buf, pes, sizeof(pes)) == 0);
-	card_ring_flush(&E.card->aring);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), sizeof(pes));
+	CHECK(memcmp(E.card->st[FFDVB_STREAM_AUDIO].ring.buf, pes, sizeof(pes)) == 0);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_AUDIO].ring);
 	fill_pes(pes, 3 * 184, 0xbd, FFDVB_PES_OUT_MAX); /* private stream 1 (AC-3) */
 	CHECK_EQ(ts_from_pes(tsbuf, pes, 3 * 184), 3);
 	CHECK_EQ(E.ops->write(video_w, tsbuf, 3 * 188, 1), 3 * 188);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 3 * 184);
-	card_ring_flush(&E.card->aring);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 3 * 184);
+	card_ring_flush(&E.card->st[FFDVB_STREAM_AUDIO].ring);
 	/* ...and a video PES written to audio0 stays in the audio ring */
 	fill_pes(pes, sizeof(pes), 0xe0, FFDVB_PES_OUT_MAX);
 	CHECK_EQ(E.ops->write(audio_w, pes, sizeof(pes), 1), sizeof(pes));
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
-	CHECK_EQ(card_ring_fill(&E.card->aring), sizeof(pes));
-	card_ring_flush(&E.card->aring);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), sizeof(pes));
+	card_ring_flush(&E.card->st[FFDVB_STREAM_AUDIO].ring);
 
 	/* raw video ES (sequence header start code 00 00 01 B3, slices...): accepted whole,
 	 * nothing reaches a ring */
-	garbage = E.card->vrepack.stats.garbage_bytes;
+	garbage = E.card->st[FFDVB_STREAM_VIDEO].repack.stats.garbage_bytes;
 	for (size_t i = 0; i < sizeof(es); i++)
 		es[i] = (uint8_t)(0x20 + i % 0xd0);
 	memcpy(es, (const uint8_t[]){ 0, 0, 1, 0xb3, 0x2d, 0x02, 0x40, 0x33 }, 8);
 	memcpy(es + 5000, (const uint8_t[]){ 0, 0, 1, 0x01, 0x12 }, 5);
 	CHECK_EQ(E.ops->write(video_w, es, sizeof(es), 1), sizeof(es));
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 0);
-	CHECK_EQ(E.card->vrepack.stats.garbage_bytes - garbage, sizeof(es));
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 0);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.garbage_bytes - garbage, sizeof(es));
 	CHECK_EQ(E.card->nodes[FFDVB_NODE_VIDEO].bytes_accepted, 3000 + 3 * 188 + sizeof(es));
 
 	/* VIDEO_CLEAR_BUFFER drops a half-written PES: the next packet starts clean (without the
 	 * reset the 1048 missing bytes would be taken from the new data) */
 	fill_pes(pes, sizeof(pes), 0xe0, FFDVB_PES_OUT_MAX); /* 2048 + 952 */
 	CHECK_EQ(E.ops->write(video_w, pes, 1000, 1), 1000);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
 	CHECK_EQ(io_arg(video_w, FFDVB_VIDEO_CLEAR_BUFFER, 0), 0);
 	CHECK_EQ(E.ops->write(video_w, pes, sizeof(pes), 1), sizeof(pes));
-	CHECK_EQ(card_ring_fill(&E.card->vring), sizeof(pes));
-	CHECK(memcmp(E.card->vring.buf, pes, sizeof(pes)) == 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), sizeof(pes));
+	CHECK(memcmp(E.card->st[FFDVB_STREAM_VIDEO].ring.buf, pes, sizeof(pes)) == 0);
 	/* the same on audio0 with AUDIO_CLEAR_BUFFER */
 	fill_pes(pes, sizeof(pes), 0xc0, FFDVB_PES_OUT_MAX);
 	CHECK_EQ(E.ops->write(audio_w, pes, 1000, 1), 1000);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 0);
 	CHECK_EQ(io_arg(audio_w, FFDVB_AUDIO_CLEAR_BUFFER, 0), 0);
 	CHECK_EQ(E.ops->write(audio_w, pes, sizeof(pes), 1), sizeof(pes));
-	CHECK_EQ(card_ring_fill(&E.card->aring), sizeof(pes));
-	CHECK(memcmp(E.card->aring.buf, pes, sizeof(pes)) == 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), sizeof(pes));
+	CHECK(memcmp(E.card->st[FFDVB_STREAM_AUDIO].ring.buf, pes, sizeof(pes)) == 0);
 	CHECK_EQ(E.card->repack_dropped, 0);
 	close_writers();
 }
@@ -245,7 +245,7 @@ static void drain_and_poll(void)
 	CHECK_EQ(E.ops->write(audio_w, apes, 100000, 1), 11 * 4096);
 	CHECK(!E.card->drain_running);
 	card_drain_tick(E.card); /* nothing plays: nothing drains */
-	CHECK_EQ(card_ring_fill(&E.card->vring), 27 * 4096);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 27 * 4096);
 
 	CHECK_EQ(io_arg(video_w, FFDVB_VIDEO_PLAY, 0), 0);
 	CHECK(E.card->drain_running);
@@ -255,15 +255,15 @@ static void drain_and_poll(void)
 	memset(E.wakes, 0, sizeof(E.wakes));
 	E.now += 10000000; /* 10 ms at 1 MB/s: 10000 bytes, video only */
 	card_drain_tick(E.card);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 27 * 4096 - 10000);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 11 * 4096);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 27 * 4096 - 10000);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 11 * 4096);
 	CHECK(E.wakes[FFDVB_NODE_VIDEO] > 0 && E.wakes[FFDVB_NODE_AUDIO] > 0);
 	CHECK_EQ(E.ops->poll(video_w), 0); /* the audio ring is still full */
 
 	CHECK_EQ(io_arg(audio_w, FFDVB_AUDIO_PLAY, 0), 0);
 	E.now += 1000000; /* 1 ms: 1000 bytes each */
 	card_drain_tick(E.card);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 11 * 4096 - 1000);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 11 * 4096 - 1000);
 	CHECK_EQ(E.ops->poll(audio_w), POLLOUT | POLLWRNORM);
 	CHECK_EQ(E.ops->poll(video_w), POLLOUT | POLLWRNORM);
 
@@ -271,15 +271,15 @@ static void drain_and_poll(void)
 	CHECK_EQ(io_arg(video_w, FFDVB_VIDEO_FREEZE, 0), 0);
 	E.now += 1000000;
 	card_drain_tick(E.card);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 27 * 4096 - 11000);
-	CHECK_EQ(card_ring_fill(&E.card->aring), 11 * 4096 - 2000);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 27 * 4096 - 11000);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 11 * 4096 - 2000);
 	/* fractions of a byte carry over */
 	CHECK_EQ(io_arg(video_w, FFDVB_VIDEO_CONTINUE, 0), 0);
 	for (int i = 0; i < 10; i++) {
 		E.now += 500; /* 0.5 byte each */
 		card_drain_tick(E.card);
 	}
-	CHECK_EQ(card_ring_fill(&E.card->vring), 27 * 4096 - 11005);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 27 * 4096 - 11005);
 
 	/* stopping everything stops the timer */
 	CHECK_EQ(io_arg(video_w, FFDVB_VIDEO_STOP, 0), 0);
@@ -310,7 +310,7 @@ static void drain_timer(void)
 	event_base_loopexit(E.base, &tv);
 	event_base_dispatch(E.base);
 	/* ~100 ms at 1 MB/s: about 100000 bytes (allow for a slow machine) */
-	size_t drained = 27 * 4096 - card_ring_fill(&E.card->vring);
+	size_t drained = 27 * 4096 - card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 	CHECK(drained >= 50000);
 	CHECK(E.wakes[FFDVB_NODE_VIDEO] >= 3);
 	CHECK_EQ(io_arg(video_w, FFDVB_VIDEO_STOP, 0), 0);
@@ -332,6 +332,7 @@ static void still_picture(void)
 	struct ffdvb_ioctl io = { .cmd = FFDVB_VIDEO_STILLPICTURE, .buf = &sp, .nonblock = 1 };
 	uint8_t data[1000];
 	size_t total = 9 + (400000 / 1000 + 1) * 1000, drained = 0;
+	const uint8_t *vbuf;
 	int r, rounds = 0;
 
 	for (size_t i = 0; i < sizeof(data); i++)
@@ -343,14 +344,14 @@ static void still_picture(void)
 	CHECK_EQ(E.ops->write(video_w, vpes, 5000, 1), 5000);
 	/* 2 packets; 904 bytes stay open in the repacker until start_play (from nothing playing)
 	 * resets it below, else the still header would be taken as their payload */
-	CHECK_EQ(card_ring_fill(&E.card->vring), 4096);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 4096);
 	E.card->video.stream_source = FFDVB_VIDEO_SOURCE_DEMUX;
 
 	/* size 0: source MEMORY, ring flushed, nothing else */
 	sp.size = 0;
 	CHECK_EQ(E.ops->ioctl(video_w, &io), 0);
 	CHECK_EQ(E.card->video.stream_source, FFDVB_VIDEO_SOURCE_MEMORY);
-	CHECK_EQ(card_ring_fill(&E.card->vring), 0);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), 0);
 	CHECK_EQ(E.card->playing, 0);
 
 	/* bad pointer: playback was started first, then EFAULT */
@@ -377,24 +378,25 @@ static void still_picture(void)
 	CHECK_EQ(E.card->video.play_state, FFDVB_VIDEO_STOPPED); /* not changed */
 	CHECK_EQ(E.card->last_still.size, 1000);
 	CHECK_EQ(E.card->last_still.fnv1a, ffdvb_fnv1a(FFDVB_FNV1A_INIT, data, sizeof(data)));
-	CHECK(memcmp(E.card->vring.buf, still_hdr, 9) == 0);
-	CHECK(memcmp(E.card->vring.buf + 9, data, 1000) == 0);
-	CHECK(memcmp(E.card->vring.buf + 1009, data, 1000) == 0);
-	CHECK(memcmp(E.card->vring.buf + 2048, still_hdr, 9) == 0); /* continuation header */
-	CHECK(memcmp(E.card->vring.buf + 2057, data + 39, 961) == 0); /* 2039 % 1000 = 39 */
+	vbuf = E.card->st[FFDVB_STREAM_VIDEO].ring.buf;
+	CHECK(memcmp(vbuf, still_hdr, 9) == 0);
+	CHECK(memcmp(vbuf + 9, data, 1000) == 0);
+	CHECK(memcmp(vbuf + 1009, data, 1000) == 0);
+	CHECK(memcmp(vbuf + 2048, still_hdr, 9) == 0); /* continuation header */
+	CHECK(memcmp(vbuf + 2057, data + 39, 961) == 0); /* 2039 % 1000 = 39 */
 	CHECK(io.progress > 1);
-	CHECK(card_ring_space(&E.card->vring) < CARD_FREE_COND_PES);
+	CHECK(card_ring_space(&E.card->st[FFDVB_STREAM_VIDEO].ring) < CARD_FREE_COND_PES);
 	while (r == -FFDVB_EBLOCK && rounds++ < 100) {
-		size_t before = card_ring_fill(&E.card->vring);
+		size_t before = card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 
 		E.now += 20000000; /* 20 ms: 20000 bytes */
 		card_drain_tick(E.card);
-		drained += before - card_ring_fill(&E.card->vring);
+		drained += before - card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring);
 		r = E.ops->ioctl(video_w, &io);
 	}
 	CHECK_EQ(r, 0);
 	CHECK_EQ(io.progress - 1, total);
-	CHECK_EQ(drained + card_ring_fill(&E.card->vring), STILL_RING_BYTES);
+	CHECK_EQ(drained + card_ring_fill(&E.card->st[FFDVB_STREAM_VIDEO].ring), STILL_RING_BYTES);
 	CHECK_EQ(E.card->repack_dropped, 0);
 	CHECK_EQ(E.card->nodes[FFDVB_NODE_VIDEO].errors, 3); /* EPERM, EFAULT, EBUSY */
 

@@ -292,7 +292,7 @@ int main(void)
 		struct ffdvb_ioctl io = { .cmd = FFDVB_DMX_STOP, .nonblock = 1 };
 
 		CHECK_EQ(l.dmx_ops->ioctl(l.admx, &io), 0);
-		CHECK(l.p.card->live[CARD_LIVE_AUDIO].tap == NULL);
+		CHECK(l.p.card->st[FFDVB_STREAM_AUDIO].tap == NULL);
 	}
 	teardown(&l);
 	free(ref);
