@@ -164,15 +164,14 @@ void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type)
 
 void card_wake_av(struct ffdvb_card *card)
 {
-	card_wake(card, FFDVB_NODE_VIDEO);
-	card_wake(card, FFDVB_NODE_AUDIO);
+	card->dirty |= CARD_DIRTY_WAKE;
 }
 
-/* ---- node_ops: counting and statistics, then the node's own implementation ---------------- */
+/* ---- node_ops: counting and statistics, then the node's own implementation, then the card's
+ * update (update.c) for whatever the request changed ---------------------------------------- */
 
-static int node_open(void *node_ptr, int flags, void **file)
+static int open_file(struct card_node *node, int flags, void **file)
 {
-	struct card_node *node = node_ptr;
 	int writer = (flags & O_ACCMODE) != O_RDONLY;
 	struct card_file *f;
 
@@ -213,10 +212,23 @@ static int node_open(void *node_ptr, int flags, void **file)
 	return 0;
 }
 
+static int node_open(void *node_ptr, int flags, void **file)
+{
+	struct card_node *node = node_ptr;
+	int r = open_file(node, flags, file);
+
+	card_update(node->card);
+	return r;
+}
+
 /* an open whose tuner answers later (a remote device): released by the transport on -errno */
 static int node_open_wait(void *file, int interrupted)
 {
-	return card_tuner_open_wait(file, interrupted);
+	struct card_file *f = file;
+	int r = card_tuner_open_wait(f, interrupted);
+
+	card_update(f->node->card);
+	return r;
 }
 
 static void node_release(void *file)
@@ -232,6 +244,7 @@ static void node_release(void *file)
 	else
 		node->readers--;
 	free(f);
+	card_update(node->card);
 }
 
 /* waiting is not an error: EAGAIN/EWOULDBLOCK, EBLOCK and EINTR are not counted */
@@ -248,6 +261,7 @@ static ssize_t node_read(void *file, void *buf, size_t len, int nonblock)
 					       : -EINVAL;
 
 	count_result(f->node, r);
+	card_update(f->node->card);
 	return r;
 }
 
@@ -266,8 +280,9 @@ static ssize_t node_write(void *file, const void *buf, size_t len, int nonblock)
 		f->node->bytes_refused += len;
 	}
 	if (r > 0)
-		card_feed_decoder(f->node->card); /* the decoder may take it at once */
+		f->node->card->dirty |= CARD_DIRTY_FEED; /* the decoder may take it at once */
 	count_result(f->node, r);
+	card_update(f->node->card);
 	return r;
 }
 
@@ -278,8 +293,9 @@ static int node_ioctl(void *file, struct ffdvb_ioctl *io)
 
 	/* mute, mixer, sync, blank, formats...: whatever the ioctl changed goes to the decoder */
 	if (f->node->type == FFDVB_NODE_VIDEO || f->node->type == FFDVB_NODE_AUDIO)
-		card_decoder_sync(f->node->card);
+		f->node->card->dirty |= CARD_DIRTY_SYNC;
 	count_result(f->node, r);
+	card_update(f->node->card);
 	return r;
 }
 

@@ -104,7 +104,16 @@ struct card_stream {
 	struct ffdvb_tuner_file *tap;
 	uint16_t pid;
 	uint64_t packets, overflows; /* live TS packets taken, tap overflows */
+	int refeed; /* its decoder feed stopped since the last update: the tap is reopened */
 };
+
+/* What card_update (update.c) has to bring up to date, in card->dirty. Requests and wake-ups
+ * only change the card's state and mark these; the update runs after each of them. */
+#define CARD_DIRTY_ROUTE 1u /* a decoder feed or `playing` changed: which PIDs are decoded live */
+#define CARD_DIRTY_SYNC 2u  /* the play state changed: to the decoder (the drain: timer, STC) */
+#define CARD_DIRTY_FEED 4u  /* data or room may have come: taps -> rings -> decoder */
+#define CARD_DIRTY_WAKE 8u  /* the rings' fill changed: video0/audio0 wake-ups and poll masks */
+#define CARD_DIRTY_KICK 16u /* the taps may have more: pump again from the loop's next turn */
 
 enum card_trick { CARD_TRICK_NONE, CARD_TRICK_FAST, CARD_TRICK_SLOW, CARD_TRICK_FREEZE };
 
@@ -119,6 +128,8 @@ struct ffdvb_card {
 	/* what plays the rings: the decoder handed in (decode.c) or the drain (drain.c) */
 	const struct card_decoder_ops *decoder;
 	struct card_node nodes[FFDVB_NODE_COUNT];
+	unsigned int dirty; /* CARD_DIRTY_* */
+	int updating;       /* card_update runs */
 
 	/* host -> decoder playback (§3) */
 	unsigned int playing;
@@ -212,7 +223,12 @@ extern const struct card_node_impl card_dvr_impl;
 /* ---- shared helpers --------------------------------------------------------------------- */
 
 void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type);
-void card_wake_av(struct ffdvb_card *card); /* video0 and audio0: their masks share both rings */
+/* video0 and audio0 (their masks share both rings): woken at the end of card_update */
+void card_wake_av(struct ffdvb_card *card);
+/* update.c: after every request (card.c's node_ops) and every wake-up (decoder, live taps, the
+ * drain), in this order: live routing (which PIDs feed the decoder), play state -> decoder,
+ * taps -> rings, rings -> decoder, then the wake-ups; each only if marked in card->dirty */
+void card_update(struct ffdvb_card *card);
 uint64_t card_now(struct ffdvb_card *card);
 
 /* ---- what plays the rings ---------------------------------------------------------------- */
@@ -225,11 +241,12 @@ struct card_decoder_ops {
 	int live; /* takes the demux's decoder feeds (live.c) */
 	int (*start)(struct ffdvb_card *card); /* 0 or -errno; stop undoes a half start */
 	void (*stop)(struct ffdvb_card *card);
-	void (*sync)(struct ffdvb_card *card); /* the play state, after every video0/audio0 ioctl */
-	/* `playing` or a play state changed (after card_live_update): the decoder gets the state
-	   and what the rings hold; the drain (re)arms its timer and its STC */
-	void (*play_changed)(struct ffdvb_card *card);
-	void (*feed)(struct ffdvb_card *card); /* rings -> decoder, size events back */
+	/* the play state (after every video0/audio0 ioctl, `playing`, the live PIDs): the decoder
+	   gets it; the drain (re)arms its timer and its STC */
+	void (*sync)(struct ffdvb_card *card);
+	/* rings -> decoder, size events back; marks CARD_DIRTY_WAKE | CARD_DIRTY_KICK when packets
+	   moved */
+	void (*feed)(struct ffdvb_card *card);
 	void (*clear)(struct ffdvb_card *card, enum ffdvb_stream s); /* after the ring's flush */
 	void (*still)(struct ffdvb_card *card, const uint8_t *es, size_t len);
 	uint64_t (*stc)(struct ffdvb_card *card); /* DMX_GET_STC: 33 bits, 90 kHz */
@@ -241,9 +258,11 @@ extern const struct card_decoder_ops card_drain_ops;   /* drain.c */
 /* playback.c: §4.4 start_play / av_stop */
 int card_start_play(struct ffdvb_card *card, unsigned int what);
 void card_av_stop(struct ffdvb_card *card, unsigned int what);
-/* re-evaluates live decoding, then the decoder's play_changed, and wakes video0/audio0 */
+/* `playing` or a play state changed: marks the live routing, the decoder's state, the feed and
+ * the wake-ups for card_update */
 void card_play_state_changed(struct ffdvb_card *card);
-/* drain.c: one period of the drain (its timer; tests call it with their own clock) */
+/* drain.c: one period of the drain and the update after it (its timer; tests call it with
+ * their own clock) */
 void card_drain_tick(struct ffdvb_card *card);
 
 static inline uint64_t card_stc(struct ffdvb_card *card)
@@ -276,16 +295,6 @@ void card_queue_event(struct ffdvb_card *card, const struct ffdvb_video_event *e
 void card_video_size_changed(struct ffdvb_card *card, int w, int h, int mpeg_aspect);
 int card_get_event(struct ffdvb_card *card, struct ffdvb_ioctl *io);
 
-static inline void card_decoder_sync(struct ffdvb_card *card) /* play state -> decoder */
-{
-	card->decoder->sync(card);
-}
-
-static inline void card_feed_decoder(struct ffdvb_card *card) /* rings -> decoder */
-{
-	card->decoder->feed(card);
-}
-
 /* The decoder's part of the status: a "decoder":{...}, member (json) or a line. */
 static inline void card_decoder_status(struct ffdvb_card *card, FILE *out, int json)
 {
@@ -314,15 +323,17 @@ void card_tuner_status(struct ffdvb_card *card, FILE *out, int json); /* "tuner"
 /* live.c: live decoding of the demux PIDs (the card's decoder feeds with DMX_OUT_DECODER) */
 int card_live_init(struct ffdvb_card *card);
 void card_live_free(struct ffdvb_card *card);
-/* Re-evaluates which PIDs are decoded live after a decoder feed started or stopped. */
-void card_live_update(struct ffdvb_card *card);
+/* demux.c: a decoder feed of pes_type started (stopped = 0) or stopped; card_update routes */
+void card_live_feed_changed(struct ffdvb_card *card, int pes_type, int stopped);
+/* card_update: opens and closes the taps for the decoder feeds; 1 if a route changed */
+int card_live_route(struct ffdvb_card *card);
 /* Whether the decoder takes stream s from its ring now (memory playback or live). */
 int card_stream_active(const struct ffdvb_card *card, enum ffdvb_stream s);
 /* Schedules a pump of the taps (after the decoder made room). */
 void card_live_kick(struct ffdvb_card *card);
 /* frontend0 was tuned: the live streams drop what they hold of the old transponder */
 void card_live_retuned(struct ffdvb_card *card);
-void card_live_pump(struct ffdvb_card *card); /* taps -> rings (card_feed_decoder calls it) */
+void card_live_pump(struct ffdvb_card *card); /* taps -> rings (card_update) */
 void card_live_status(struct ffdvb_card *card, FILE *out, int json);
 
 /* osd_plane.c: the rendered OSD for the output (none without cfg.output) */

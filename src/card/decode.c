@@ -17,13 +17,15 @@
 
 static void on_decoder(evutil_socket_t fd, short what, void *arg)
 {
+	struct ffdvb_card *card = arg;
 	uint64_t n;
 
 	(void)what;
 	if (read(fd, &n, sizeof(n)) < 0) {
 		/* EAGAIN: a wake-up raced with an earlier read */
 	}
-	card_feed_decoder(arg);
+	card->dirty |= CARD_DIRTY_FEED; /* room, or a size event */
+	card_update(card);
 }
 
 static void dec_sync(struct ffdvb_card *card);
@@ -134,7 +136,6 @@ static void dec_feed(struct ffdvb_card *card)
 	size_t moved = 0;
 	int w, h, num, den;
 
-	card_live_pump(card);
 	if (card_stream_active(card, FFDVB_STREAM_AUDIO))
 		moved += feed_ring(card, &card->st[FFDVB_STREAM_AUDIO].ring, FFDVB_STREAM_AUDIO);
 	if (card_stream_active(card, FFDVB_STREAM_VIDEO)) {
@@ -144,22 +145,14 @@ static void dec_feed(struct ffdvb_card *card)
 	}
 	while (ffdvb_decoder_size_event(card->dec, &w, &h, &num, &den))
 		card_video_size_changed(card, w, h, mpeg_aspect_of(num, den));
-	if (moved) {
-		card_wake_av(card); /* room in the rings: POLLOUT, blocked writers */
-		card_live_kick(card); /* and for what the taps hold */
-	}
+	if (moved) /* room in the rings: POLLOUT, blocked writers, and what the taps hold */
+		card->dirty |= CARD_DIRTY_WAKE | CARD_DIRTY_KICK;
 }
 
 void card_decoder_kick(struct ffdvb_card *card)
 {
 	if (card->dec_ev)
 		event_active(card->dec_ev, EV_READ, 0);
-}
-
-static void dec_play_changed(struct ffdvb_card *card)
-{
-	dec_sync(card);
-	dec_feed(card);
 }
 
 static void dec_clear(struct ffdvb_card *card, enum ffdvb_stream s)
@@ -224,7 +217,6 @@ const struct card_decoder_ops card_decoder_ops = {
 	.start = dec_start,
 	.stop = dec_stop,
 	.sync = dec_sync,
-	.play_changed = dec_play_changed,
 	.feed = dec_feed,
 	.clear = dec_clear,
 	.still = dec_still,

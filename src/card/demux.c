@@ -28,7 +28,7 @@ static void filter_stop(struct card_file *f)
 	flt->state = CARD_DMX_SET;
 	if (flt->decoder_feed) {
 		flt->decoder_feed = 0;
-		card_live_update(card);
+		card_live_feed_changed(card, flt->pes.pes_type, 1);
 	}
 }
 
@@ -55,7 +55,7 @@ static int start_pes(struct card_file *f)
 		card->dmx_decoder[type] = f;
 		card->dmx_pids[type] = flt->pids[i];
 		flt->decoder_feed = 1;
-		/* card_live_update (live.c, below) routes the PID to the decoder. Not emulated: on
+		/* card_update routes the PID to the decoder (live.c). Not emulated: on
 		 * av7110 a PID 0x1FFF cleared all decoder PIDs (ChangePIDs); here it is a PID like any
 		 * other. docs/av7110.md, clients §2.9: a new audio decoder PID restarts audio, which
 		 * un-mutes. */
@@ -70,7 +70,7 @@ static int start_pes(struct card_file *f)
 		card->rec_mode |= flt->rec_bit;
 	}
 	if (flt->decoder_feed)
-		card_live_update(card);
+		card_live_feed_changed(card, type, 0);
 	return 0;
 }
 

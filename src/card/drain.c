@@ -25,7 +25,7 @@ static void drain_cb(evutil_socket_t fd, short what, void *arg)
 	card_drain_tick(arg);
 }
 
-/* The drain period is a timerfd (armed in play_changed below), not a libevent timer: with a
+/* The drain period is a timerfd (armed in drain_sync below), not a libevent timer: with a
  * timer pending, every turn of the loop passes a timeout to epoll_wait, and the kernel then
  * reads the clock and arms a timer of its own for each request served (in the TCG VM that
  * added about a tenth of a bare CUSE device's round trip to every 188-byte write). */
@@ -84,7 +84,7 @@ static void stc_update(struct ffdvb_card *card)
 }
 
 /* the timer runs while anything plays from memory */
-static void drain_play_changed(struct ffdvb_card *card)
+static void drain_sync(struct ffdvb_card *card)
 {
 	stc_update(card);
 	if (card->playing && !card->drain_running) {
@@ -126,6 +126,7 @@ void card_drain_tick(struct ffdvb_card *card)
 			drained += card_ring_skip(&card->st[s].ring, bytes);
 	if (drained)
 		card_wake_av(card);
+	card_update(card);
 }
 
 /* the rings are emptied by the timer alone: nothing is pushed, cleared or held elsewhere */
@@ -154,8 +155,7 @@ const struct card_decoder_ops card_drain_ops = {
 	.live = 0, /* nothing to show: the demux's decoder feeds are not tapped */
 	.start = drain_start,
 	.stop = drain_stop,
-	.sync = drain_nothing,
-	.play_changed = drain_play_changed,
+	.sync = drain_sync,
 	.feed = drain_nothing,
 	.clear = drain_clear,
 	.still = drain_still,

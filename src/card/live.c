@@ -28,8 +28,11 @@ static const struct {
 
 static void live_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct ffdvb_card *card = arg;
+
 	(void)fd, (void)what;
-	card_feed_decoder(arg); /* pumps the taps first (card_live_pump via the feed) */
+	card->dirty |= CARD_DIRTY_FEED; /* the taps first, then the rings */
+	card_update(card);
 }
 
 static void tap_woke(void *ctx)
@@ -122,15 +125,25 @@ static void flush_live(struct ffdvb_card *card, int w)
 	ffdvb_repacker_reset(&card->st[w].repack);
 }
 
-void card_live_update(struct ffdvb_card *card)
+void card_live_feed_changed(struct ffdvb_card *card, int pes_type, int stopped)
+{
+	for (int w = 0; w < FFDVB_STREAM_COUNT; w++)
+		if (stopped && live_streams[w].pes_type == pes_type)
+			card->st[w].refeed = 1; /* a restart on the same PID is a new stream too */
+	card->dirty |= CARD_DIRTY_ROUTE;
+}
+
+int card_live_route(struct ffdvb_card *card)
 {
 	int changed = 0;
 
 	for (int w = 0; w < FFDVB_STREAM_COUNT; w++) {
 		int pid = wanted_pid(card, w);
 		struct card_stream *l = &card->st[w];
+		int refeed = l->refeed;
 
-		if (l->tap && pid == l->pid)
+		l->refeed = 0;
+		if (l->tap && pid == l->pid && !refeed)
 			continue;
 		if (!l->tap && pid < 0)
 			continue;
@@ -142,10 +155,7 @@ void card_live_update(struct ffdvb_card *card)
 			card_audio_decoding_started(card); /* a new audio PID un-mutes (§2.9) */
 		changed = 1;
 	}
-	if (changed) {
-		card_decoder_sync(card);
-		card_live_kick(card);
-	}
+	return changed;
 }
 
 int card_stream_active(const struct ffdvb_card *card, enum ffdvb_stream s)

@@ -36,16 +36,16 @@ void card_av_stop(struct ffdvb_card *card, unsigned int what)
 	if (!(card->playing & what))
 		return;
 	card->playing &= ~what;
-	/* nothing left: the firmware goes back to live decoding of the demux PIDs (done by
-	 * card_live_update, live.c, from card_play_state_changed) */
+	/* nothing left: the firmware goes back to live decoding of the demux PIDs (card_update's
+	 * routing, card_live_route in live.c) */
 	card_play_state_changed(card);
 }
 
 void card_play_state_changed(struct ffdvb_card *card)
 {
-	card_live_update(card); /* memory playback suspends live decoding and gives it back */
-	card->decoder->play_changed(card); /* the decoder paces the rings and keeps the STC */
-	card_wake_av(card);
+	/* memory playback suspends live decoding and gives it back; the decoder (or the drain's
+	 * timer and STC) follows the state and paces the rings; the masks may change */
+	card->dirty |= CARD_DIRTY_ROUTE | CARD_DIRTY_SYNC | CARD_DIRTY_FEED | CARD_DIRTY_WAKE;
 }
 
 void card_flush_stream(struct ffdvb_card *card, enum ffdvb_stream s)

@@ -30,7 +30,9 @@ static int still_begin(struct ffdvb_card *card, struct ffdvb_ioctl *io, uint32_t
 		return -EFAULT;
 	card->last_still.size = size;
 	card->last_still.fnv1a = ffdvb_fnv1a(FFDVB_FNV1A_INIT, io->data, size);
-	/* the decoder gets the picture once; the copies below only keep av7110's blocking */
+	/* the decoder gets the picture once, after the play state that starts it (so the update
+	 * now, not at the end of the request); the copies below only keep av7110's blocking */
+	card_update(card);
 	card->decoder->still(card, io->data, size);
 	/* av7110 also scans the data for a sequence extension and freezes progressive pictures;
 	 * not needed here: the decoder shows every still picture at once and holds it

@@ -99,7 +99,7 @@ static int video_ioctl(struct card_file *f, struct ffdvb_ioctl *io)
 		if (card->video.stream_source == FFDVB_VIDEO_SOURCE_MEMORY)
 			card_av_stop(card, CARD_PLAY_VIDEO);
 		/* DEMUX source: av7110 stops the live picture (black if video_blank). Not emulated:
-		 * a live decoder feed keeps playing (card_decoder_sync looks at the feed, not at
+		 * a live decoder feed keeps playing (the decoder's sync looks at the feed, not at
 		 * play_state) */
 		card->trick = CARD_TRICK_NONE;
 		break;

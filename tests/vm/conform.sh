@@ -3,7 +3,7 @@
 # usage: conform.sh BINDIR [DAEMON [DAEMON-ARG...]]      (inside the VM, as root: scripts/vm.sh)
 # The daemon's life cycle around the conformance tool, on a real kernel with CUSE:
 #   start BINDIR/DAEMON (ffdvbd by default; ffdvbd-asan for the sanitizer run) on adapter 0,
-#   wait for its control socket, check the five nodes (root:video 0660), run ffdvb-conform
+#   wait for its control socket, check the six nodes (root:video 0660), run ffdvb-conform
 #   (and ffdvb-conform32 if built, and the robustness group if the tool has it), check the
 #   daemon survived, SIGTERM it, check it exited 0 and its nodes are gone.
 # Prints PASS/FAIL lines and "N passed, M failed"; exit 0 iff nothing failed. Logs go to
@@ -14,7 +14,7 @@ daemon=${2:-ffdvbd}
 if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 adapter=0
 dev=/dev/dvb/adapter$adapter
-nodes="video0 audio0 osd0 demux0 frontend0"
+nodes="video0 audio0 osd0 demux0 frontend0 dvr0"
 out=${VM_OUT:-$(mktemp -d)}
 log=$out/$daemon.log
 ready_timeout=20                            # s; TCG and the sanitizers make start-up slow
@@ -135,7 +135,7 @@ else
   python3 - "$out/status.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-nodes = ("video0", "audio0", "osd0", "demux0", "frontend0")
+nodes = ("video0", "audio0", "osd0", "demux0", "frontend0", "dvr0")
 assert all(s["nodes"][n]["openers"] == 0 for n in nodes), "files still open"
 assert s["nodes"]["video0"]["bytes_accepted"] > 0, "no video data accepted"
 assert s["nodes"]["video0"]["errors"] > 0, "refused calls not counted"
