@@ -3,8 +3,6 @@
  * decoder's eventfd in decode.c, the live taps in live.c, the drain's timer in drain.c) only
  * change the card's state and mark in card->dirty what follows from it; this brings the rest up
  * to date once, in a fixed order, instead of the handlers calling each other. */
-#include <event2/event.h>
-
 #include "card_internal.h"
 
 void card_update(struct ffdvb_card *card)
