@@ -94,6 +94,7 @@ struct dec_stream {
 	unsigned int serial;    /* bumped by clear: older work is dropped */
 	int key_only;           /* wanted (set_state); the thread applies it to es */
 	int key_only_applied;
+	int live_applied;       /* the decoder's state.live, as the thread gave it to es */
 	unsigned int pass;      /* audio: ES_PASS_* wanted (the presenter may drop E-AC-3) ... */
 	unsigned int pass_applied; /* ... and what the thread gave es */
 	int reset_pending;      /* clear: the thread resets es before its next packet */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The elementary-stream object: takes repacked PES packets, checks and strips their header,
  * routes the payload by stream id (video 0xE0-0xEF; MPEG audio 0xC0-0xDF; private stream 1
- * 0xBD) and hands the PES PTS on with it. Drain, reset and the key-frames-only switch. */
+ * 0xBD) and hands the PES PTS on with it. Drain, reset and the key-frames-only and live
+ * switches. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ struct es *es_new(const struct es_config *cfg)
 	es->last_id = AV_CODEC_ID_NONE;
 	es->next_pts = es->last_vpts = AV_NOPTS_VALUE;
 	es->anchor_pts = AV_NOPTS_VALUE;
+	es->preview_due = 1;
 	return es;
 }
 
@@ -36,6 +38,7 @@ static void forget(struct es *es)
 	es->last_len = 0;
 	es->last_w = es->last_h = 0;
 	es->next_pts = es->last_vpts = AV_NOPTS_VALUE;
+	es->preview_due = 1;
 	es->st.codec[0] = '\0';
 	es->unknown_noted = 0; /* a new stream: said again if it is unknown too */
 	es->unknown_bytes = 0;
@@ -134,6 +137,7 @@ void es_drain(struct es *es, es_frame_fn cb, void *ctx)
 		es_deint_drain(es);
 	else
 		es_audio_drain(es);
+	es->preview_due = 1; /* the decoder starts again from a key picture */
 }
 
 int es_feed_raw(struct es *es, const uint8_t *data, size_t len, int64_t pts, es_frame_fn cb,
@@ -169,6 +173,11 @@ void es_set_key_frames_only(struct es *es, int on)
 	es->key_only = !!on;
 	if (es->c.opened && es->cfg.kind == ES_VIDEO)
 		es->c.dec->skip_frame = on ? AVDISCARD_NONKEY : AVDISCARD_DEFAULT;
+}
+
+void es_set_live(struct es *es, int on)
+{
+	es->live = !!on;
 }
 
 void es_set_passthrough(struct es *es, unsigned int formats)

@@ -58,6 +58,9 @@ struct es_frame_info {
 				    no mixing, no conversion) */
 	unsigned int link;       /* audio: the rate the sound device must run at, in multiples of
 				    48 kHz: 4 for E-AC-3 bursts, else 1 (or 0) */
+	int preview;             /* video, live: the first key picture after a start or a clear,
+				    decoded alone as soon as it is whole (es_set_live); the
+				    decoder brings the same picture out again later, in order */
 };
 typedef void (*es_frame_fn)(void *ctx, struct AVFrame *frame, const struct es_frame_info *info);
 
@@ -109,6 +112,12 @@ void es_reset(struct es *es);
 
 /* Video: 1 = decode key frames only (VIDEO_FAST_FORWARD); takes effect at the next unit. */
 void es_set_key_frames_only(struct es *es, int on);
+
+/* Video: 1 = live (pictures from a tuner's PID): after a start, a clear or a drain, the first
+ * MPEG-1/2 I-picture also comes out alone at once, flagged preview (es_video.c), since the
+ * decoder holds it back until the next reference picture is whole and bwdif until the next
+ * picture (a zap would wait for 3-4 pictures more). */
+void es_set_live(struct es *es, int on);
 
 /* Audio: the formats (ES_PASS_*) that go out as IEC 61937 bursts instead of decoded sound
  * (es_spdif.c), when at 48 kHz; takes effect at the next unit. 0 = decode everything. */

@@ -186,6 +186,47 @@ void es_codec_decode(struct es *es, const uint8_t *data, size_t len, int64_t pts
 	receive_all(es);
 }
 
+AVFrame *es_codec_decode_alone(struct es *es, const uint8_t *data, size_t len, int64_t pts,
+			       int64_t dts)
+{
+	const AVCodec *codec = avcodec_find_decoder(es->c.id);
+	AVCodecContext *d = codec ? avcodec_alloc_context3(codec) : NULL;
+	AVPacket *pkt = av_packet_alloc();
+	AVFrame *f = av_frame_alloc(), *got = NULL;
+
+	if (!d || !pkt || !f || len > INT_MAX)
+		goto out;
+	d->pkt_timebase = (AVRational){ 1, 90000 };
+	d->max_pixels = ES_MAX_PIXELS;
+	d->thread_count = es->c.threads;
+	d->thread_type = FF_THREAD_SLICE;
+	if (avcodec_open2(d, NULL, NULL) < 0)
+		goto out;
+	pkt->data = (uint8_t *)data;
+	pkt->size = (int)len;
+	pkt->pts = pts;
+	pkt->dts = dts;
+	pkt->flags = AV_PKT_FLAG_KEY;
+	if (avcodec_send_packet(d, pkt) < 0 || avcodec_send_packet(d, NULL) < 0)
+		goto out;
+	/* the end of data makes the decoder give out the picture it holds back */
+	while (avcodec_receive_frame(d, f) == 0) {
+		if (!got && !f->decode_error_flags && !(f->flags & AV_FRAME_FLAG_CORRUPT)) {
+			got = f;
+			f = av_frame_alloc();
+			if (!f)
+				break;
+		} else {
+			av_frame_unref(f);
+		}
+	}
+out:
+	av_frame_free(&f);
+	av_packet_free(&pkt);
+	avcodec_free_context(&d);
+	return got;
+}
+
 /* one access unit from the parser */
 static void unit(struct es *es, const uint8_t *data, int len)
 {
@@ -203,6 +244,8 @@ static void unit(struct es *es, const uint8_t *data, int len)
 	}
 	if (es->cfg.kind == ES_AUDIO && es_spdif_unit(es, data, (size_t)len, p->pts))
 		return;
+	if (es->cfg.kind == ES_VIDEO && es->preview_due)
+		es_video_preview(es, data, (size_t)len, p->pts, p->dts, p->pict_type);
 	es_codec_decode(es, data, (size_t)len, p->pts, p->dts, p->key_frame == 1);
 }
 

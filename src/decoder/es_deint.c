@@ -3,7 +3,8 @@
  * for 25i, the motion a TV shows) or one per coded picture (send_frame); only pictures flagged
  * interlaced are touched (deint=interlaced), progressive ones pass as they are. The graph is
  * built at the first interlaced picture and rebuilt when size or format change; it holds one
- * picture back (it needs the next field), which es_deint_drain lets out. Each picture's
+ * picture back (it needs the next field), which es_deint_drain lets out; es_deint_alone
+ * deinterlaces one picture by itself (the live preview, es_video.c). Each picture's
  * es_frame_info rides through the filter on the frame itself (opaque_ref, which libavfilter
  * copies to every picture made from it), so both fields of a picture find theirs. */
 #include <stdlib.h>
@@ -22,7 +23,7 @@ struct es_deint {
 	AVRational sar;
 };
 
-static struct es_deint *build(const AVFrame *f, enum es_deinterlace mode)
+static struct es_deint *build(const AVFrame *f, enum es_deinterlace mode, int threads)
 {
 	struct es_deint *d = calloc(1, sizeof(*d));
 	AVFilterContext *bw = NULL;
@@ -43,7 +44,7 @@ static struct es_deint *build(const AVFrame *f, enum es_deinterlace mode)
 	/* slice threads on every CPU (libavfilter's choice), SD too: bwdif is most of what an SD
 	   picture costs beside its decode (on one thread the SD bench ran at 0.5-0.9 of ffmpeg
 	   with its filter threads) */
-	d->g->nb_threads = 0;
+	d->g->nb_threads = threads;
 	snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=1/90000:pixel_aspect=%d/%d",
 		 f->width, f->height, f->format, sar.num, sar.den);
 	if (avfilter_graph_create_filter(&d->src, avfilter_get_by_name("buffer"), "in", args, NULL,
@@ -108,7 +109,7 @@ void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info)
 		  av_cmp_q(d->sar, f->sample_aspect_ratio) != 0))
 		es_deint_drain(es);
 	if (!es->deint)
-		es->deint = build(f, es->cfg.deinterlace);
+		es->deint = build(f, es->cfg.deinterlace, 0);
 	av_buffer_unref(&f->opaque_ref);
 	f->opaque_ref = es->deint ? av_buffer_alloc(sizeof(*info)) : NULL;
 	if (!f->opaque_ref) {
@@ -123,6 +124,30 @@ void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info)
 	}
 	av_frame_free(&f);
 	pull(es);
+}
+
+AVFrame *es_deint_alone(AVFrame *f)
+{
+	/* one thread: a pool of slice threads for one picture costs more than it saves */
+	struct es_deint *d = build(f, ES_DEINTERLACE_FRAME, 1);
+	AVFrame *out = av_frame_alloc();
+	int64_t pts = f->pts;
+	int ok;
+
+	/* The picture twice, the copy a frame later: bwdif takes it as its own next picture and
+	   gives the first out. (The end of data instead, after which bwdif repeats the last
+	   picture itself, took 200-500 ms for this one picture in the TCG guest; 10-20 ms so.) */
+	ok = d && out && av_buffersrc_add_frame_flags(d->src, f, AV_BUFFERSRC_FLAG_KEEP_REF) >= 0;
+	f->pts = pts + 3600;
+	ok = ok && av_buffersrc_add_frame_flags(d->src, f, AV_BUFFERSRC_FLAG_KEEP_REF) >= 0;
+	f->pts = pts;
+	if (!ok || av_buffersink_get_frame(d->sink, out) < 0)
+		av_frame_free(&out);
+	if (d) {
+		avfilter_graph_free(&d->g);
+		free(d);
+	}
+	return out;
 }
 
 void es_deint_drain(struct es *es)

@@ -63,6 +63,8 @@ struct es {
 	int unknown_noted;          /* "no known codec" logged for this stream (since the reset) */
 	size_t unknown_bytes;       /* bytes skipped without a known codec since the reset */
 	int key_only;
+	int live;                   /* es_set_live */
+	int preview_due;            /* no picture since the start, a clear or a drain */
 
 	uint8_t *pad;               /* padded copy of the parser's input (es_codec.c) */
 	size_t pad_cap;
@@ -138,6 +140,9 @@ void es_codec_decode(struct es *es, const uint8_t *data, size_t len, int64_t pts
 		     int key);
 /* Flushes parser and decoder (frames come out); decoding can go on afterwards. */
 void es_codec_drain(struct es *es);
+/* Decodes one unit with a decoder of its own, drained at once: its picture, or NULL. */
+AVFrame *es_codec_decode_alone(struct es *es, const uint8_t *data, size_t len, int64_t pts,
+			       int64_t dts);
 
 /* es_video.c ------------------------------------------------------------------------------ */
 void es_video_payload(struct es *es, const uint8_t *p, size_t n, int64_t pts, int64_t dts);
@@ -146,6 +151,10 @@ int es_video_unit(struct es *es, int key, int pict_type);
 /* 1 when the payload ends with the open codec's end of sequence or of stream */
 int es_video_ends(const struct es *es, const uint8_t *p, size_t n);
 void es_video_frame(struct es *es, AVFrame *f);
+/* a unit about to be decoded: when live and no picture came out yet, an MPEG-1/2 I-picture
+ * goes out alone first (es_frame_info.preview) */
+void es_video_preview(struct es *es, const uint8_t *data, size_t len, int64_t pts, int64_t dts,
+		      int pict_type);
 int es_video_threads(const struct es *es, int width);
 /* hands a frame (after deinterlacing) to the callback */
 void es_video_emit(struct es *es, AVFrame *f, const struct es_frame_info *info);
@@ -174,6 +183,9 @@ void es_spdif_free(struct es *es);
 /* es_deint.c ------------------------------------------------------------------------------ */
 /* Takes f (ownership) with its info; what the filter returns goes to es_video_emit. */
 void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info);
+/* One picture deinterlaced on its own (bwdif at frame rate, this picture as its own
+ * neighbours): a new frame, or NULL. */
+AVFrame *es_deint_alone(AVFrame *f);
 /* End of data: the frames the filter holds come out, then the filter is freed. */
 void es_deint_drain(struct es *es);
 void es_deint_free(struct es *es);

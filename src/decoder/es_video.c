@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Video units and frames: the decoder's thread count (from the picture size the parser saw),
  * a drain when the picture size changes so that no picture of the old size is lost,
- * key-frames-only mode, pts continuation for pictures without a PTS, and what es_frame_info
- * says about a picture (key, interlaced, display aspect, duration). */
+ * key-frames-only mode, pts continuation for pictures without a PTS, what es_frame_info
+ * says about a picture (key, interlaced, display aspect, duration), and the live preview of
+ * the first picture. */
 #include <math.h>
 
 #include "es_internal.h"
@@ -117,9 +118,9 @@ static void display_aspect(const AVFrame *f, int *num, int *den)
 	}
 }
 
-static int64_t frame_period(struct es *es, const AVFrame *f)
+static int64_t frame_period(struct es *es, const AVCodecContext *dec, const AVFrame *f)
 {
-	AVRational fr = es->c.dec->framerate;
+	AVRational fr = dec->framerate;
 	int64_t d = 3600;
 
 	if (fr.num > 0 && fr.den > 0 && av_cmp_q(fr, (AVRational){ 1, 1 }) >= 0)
@@ -130,15 +131,22 @@ static int64_t frame_period(struct es *es, const AVFrame *f)
 	return d + d * f->repeat_pict / 2;
 }
 
+static void frame_info(struct es *es, const AVCodecContext *dec, const AVFrame *f,
+		       struct es_frame_info *info)
+{
+	*info = (struct es_frame_info){ 0 };
+	info->key = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I;
+	info->interlaced = f->interlaced_frame;
+	display_aspect(f, &info->dar_num, &info->dar_den);
+	info->duration = frame_period(es, dec, f);
+}
+
 void es_video_frame(struct es *es, AVFrame *f)
 {
-	struct es_frame_info info = { 0 };
+	struct es_frame_info info;
 	int64_t pts = f->pts;
 
-	info.key = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I;
-	info.interlaced = f->interlaced_frame;
-	display_aspect(f, &info.dar_num, &info.dar_den);
-	info.duration = frame_period(es, f);
+	frame_info(es, es->c.dec, f, &info);
 	if (pts == AV_NOPTS_VALUE)
 		pts = es->next_pts; /* continue from the previous picture */
 	else
@@ -154,8 +162,45 @@ void es_video_frame(struct es *es, AVFrame *f)
 		es_video_emit(es, f, &info);
 }
 
+/* Live, the first picture after a start or a clear goes out as soon as its unit is whole, as
+ * the av7110 showed it: libavcodec's MPEG-1/2 decoder gives an I- or P-picture out only once
+ * the next reference picture is decoded (after the B-pictures between them, which a zap into
+ * an open GOP cannot even decode), and bwdif holds each picture until the next one: 3-4
+ * pictures (120-160 ms at 25 Hz) after the I-picture was whole. So the I-picture is decoded
+ * once more by a decoder of its own, drained at once, and deinterlaced alone. It goes out
+ * flagged preview: the presenter shows it at once and holds it without starting the clock,
+ * which starts when the same picture comes out of the decoder in order (the pictures after
+ * it come at that pace, so the clock could not start earlier without them all being late). */
+void es_video_preview(struct es *es, const uint8_t *data, size_t len, int64_t pts, int64_t dts,
+		      int pict_type)
+{
+	struct es_frame_info info;
+	AVFrame *f, *d;
+
+	if (!es->live || es->key_only || pict_type != AV_PICTURE_TYPE_I ||
+	    pts == AV_NOPTS_VALUE ||
+	    (es->c.id != AV_CODEC_ID_MPEG2VIDEO && es->c.id != AV_CODEC_ID_MPEG1VIDEO))
+		return;
+	es->preview_due = 0; /* one try: the decoder's own pictures follow soon anyway */
+	f = es_codec_decode_alone(es, data, len, pts, dts);
+	if (!f)
+		return;
+	frame_info(es, es->c.dec, f, &info);
+	info.preview = 1;
+	f->pts = pts;
+	if (es->cfg.deinterlace != ES_DEINTERLACE_OFF && f->interlaced_frame &&
+	    (d = es_deint_alone(f))) {
+		d->pts = pts;
+		av_frame_free(&f);
+		f = d;
+	}
+	es_video_emit(es, f, &info);
+}
+
 void es_video_emit(struct es *es, AVFrame *f, const struct es_frame_info *info)
 {
+	if (!info->preview)
+		es->preview_due = 0; /* the decoder's pictures flow: no preview any more */
 	es->st.frames++;
 	if (es->cb)
 		es->cb(es->cb_ctx, f, info);

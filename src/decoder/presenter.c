@@ -236,6 +236,13 @@ static uint64_t video_play(struct pres *p, uint64_t now, int64_t clock)
 			show(p, pop(s), now);
 			return now + STEP_NS;
 		}
+		if (head->info.preview) { /* live, the first picture before its turn (es_video.c) */
+			if (p->clock_valid)
+				drop(p, pop(s));
+			else
+				show(p, pop(s), now);
+			continue;
+		}
 		if (!p->clock_valid)
 			return now + STEP_NS;
 		if (head->tl > clock + p->ahead)
@@ -453,8 +460,11 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	const struct dec_stream *v = &dec->st[FFDVB_STREAM_VIDEO], *a = &dec->st[FFDVB_STREAM_AUDIO];
 	const struct dec_frame *vh = video_on ? v->out_head : NULL;
 	const struct dec_frame *ah = audio_on ? a->out_head : NULL;
-	int v_wait = video_on && !vh && !starved(dec, v);
-	int a_wait = audio_on && !ah && !starved(dec, a);
+	int v_wait, a_wait = audio_on && !ah && !starved(dec, a);
+
+	if (vh && vh->info.preview) /* shown at once, held: the same picture in order starts it */
+		vh = vh->next;
+	v_wait = video_on && !vh && !starved(dec, v);
 
 	/* Live, the first picture starts the clock and is shown at once, as the av7110 did: a
 	 * zap costs the wait for an I-frame, not also the stream's buffering delay (its PTS runs
@@ -463,7 +473,8 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	 * starts; a still picture (shown at once anyway, often without PTS) starts no clock
 	 * itself. From memory (replay, where the writer has no such lead) the earlier of the two
 	 * starts it: test_play_avsync's jump lost sync by 60 ms in 1 of 3 loaded runs otherwise
-	 * (cause not found). */
+	 * (cause not found). A live preview of the first picture (es_video.c) is up before this:
+	 * it starts no clock, the same picture out of the decoder in order does. */
 	if (v_wait || (!vh && !ah))
 		return;
 	if (vh && !vh->still && p->st.live)

@@ -166,6 +166,7 @@ void *dec_stream_main(void *arg)
 		struct frame_ctx fc = { s, s->serial, 0 };
 		int reset = s->reset_pending;
 		int key_only = s->key_only;
+		int live = dec->state.live;
 		unsigned int pass = s->pass;
 		int ended = 0;
 
@@ -194,6 +195,10 @@ void *dec_stream_main(void *arg)
 		if (key_only != s->key_only_applied) {
 			es_set_key_frames_only(s->es, key_only);
 			s->key_only_applied = key_only;
+		}
+		if (live != s->live_applied) {
+			es_set_live(s->es, live);
+			s->live_applied = live;
 		}
 		if (pass != s->pass_applied) {
 			es_set_passthrough(s->es, pass);

@@ -26,7 +26,7 @@ struct ft_player {
 	int fd;
 	void (*deliver)(void *ctx, const uint8_t *pkt);
 	void *ctx;
-	uint8_t buf[188 * 348];
+	uint8_t buf[188 * 2048]; /* room to see the next PCR (100 ms at up to 30 Mbit/s) */
 	size_t pos, len;
 	int eof;
 	/* pacing: a packet is due at its clock value; us of CLOCK_MONOTONIC */

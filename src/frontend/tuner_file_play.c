@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file tuner's player: reads a TS file and hands its packets to the demux at the pace of
- * its PCR (wall clock, libevent timers on the tuner's base), looping forever. Lost sync and a
- * truncated tail are skipped and counted; a stream without PCR goes at FT_DEFAULT_BITRATE. */
+ * its PCR (wall clock, libevent timers on the tuner's base; the packets between two PCRs
+ * evenly spread between them, the buffer looked ahead to the next), looping forever. Lost
+ * sync and a truncated tail are skipped and counted; a stream without PCR goes at
+ * FT_DEFAULT_BITRATE. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -54,6 +56,27 @@ static void refill(struct ft_player *p)
 	}
 }
 
+/* Fills the buffer when half of it is used, so that what follows a PCR can be looked at. */
+static void top_up(struct ft_player *p)
+{
+	if (p->eof || p->pos < sizeof(p->buf) / 2)
+		return;
+	memmove(p->buf, p->buf + p->pos, p->len - p->pos);
+	p->len -= p->pos;
+	p->pos = 0;
+	while (p->len < sizeof(p->buf) && !p->eof) {
+		ssize_t r = read(p->fd, p->buf + p->len, sizeof(p->buf) - p->len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			p->eof = 1;
+			break;
+		}
+		p->len += (size_t)r;
+	}
+}
+
 /* The next packet of the file into p->pkt: 1, or 0 at the end of the pass. */
 static int next_packet(struct ft_player *p)
 {
@@ -93,6 +116,28 @@ static int get_pcr(const uint8_t *pkt, uint64_t *pcr)
 	return 1;
 }
 
+/* After a PCR (value pcr, PID pid) in p->pkt: the packets up to and with the next PCR of pid in
+ * what the buffer holds, and that PCR's distance in us; 0 if it is not there or no step. */
+static uint64_t next_pcr(struct ft_player *p, uint16_t pid, uint64_t pcr, uint64_t *us)
+{
+	top_up(p);
+	for (size_t off = p->pos, n = 1; off + P <= p->len; off += P, n++) {
+		const uint8_t *q = p->buf + off;
+		uint64_t v, step;
+
+		if (q[0] != 0x47)
+			return 0; /* out of sync: left to next_packet */
+		if ((((q[1] & 0x1f) << 8) | q[2]) != pid || !get_pcr(q, &v))
+			continue;
+		step = (v + PCR_WRAP - pcr) % PCR_WRAP;
+		if (!step || step / 27 > MAX_JUMP_US)
+			return 0;
+		*us = step / 27;
+		return n;
+	}
+	return 0;
+}
+
 /* When the packet in p->pkt is due (us, CLOCK_MONOTONIC). */
 static uint64_t due_time(struct ft_player *p, uint64_t now)
 {
@@ -120,6 +165,17 @@ static uint64_t due_time(struct ft_player *p, uint64_t now)
 		if (p->pcr_pid >= 0 && due > p->last_due && due - p->last_due < MAX_JUMP_US) {
 			p->pcr_interval = due - p->last_due;
 			p->pkts_per_pcr = p->since_pcr + 1;
+		}
+		/* the packets up to the next PCR go at the rate of that interval, as a mux sent
+		   them, when the buffer shows it; else at the rate of the interval before (a large
+		   picture's tail came up to an interval late: 25 ms at 80 ms PCR spacing) */
+		{
+			uint64_t us = 0, n = next_pcr(p, pid, pcr, &us);
+
+			if (n) {
+				p->pcr_interval = us;
+				p->pkts_per_pcr = n;
+			}
 		}
 		p->pcr_pid = pid;
 		p->last_pcr = pcr;

@@ -29,6 +29,7 @@ struct vframe {
 	char md5[33];
 	int64_t pts, duration;
 	int w, h, key, interlaced, out_interlaced, dar_num, dar_den;
+	int preview;
 	int luma; /* mean of the first plane (sampled), 8-bit formats */
 };
 
@@ -78,6 +79,7 @@ static inline void on_frame(void *ctx, AVFrame *f, const struct es_frame_info *i
 		v->out_interlaced = f->interlaced_frame;
 		v->dar_num = info->dar_num;
 		v->dar_den = info->dar_den;
+		v->preview = info->preview;
 		{
 			long sum = 0, n = 0;
 

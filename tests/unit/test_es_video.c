@@ -4,7 +4,7 @@
  * size, interlacing and display aspect. MPEG-2 SD in TS and PS, MPEG-1 in an MPEG-1 system
  * stream, MPEG-2 1080i, H.264 SD and 1080i; bwdif at frame and field rate; key-frames-only;
  * still pictures (es_feed_raw); the codec's end of sequence after the last packet gives out the
- * held pictures without a drain. */
+ * held pictures without a drain; live, the first I-picture out at once (preview). */
 #include <time.h>
 
 #include "ffdvb/clock.h"
@@ -147,6 +147,57 @@ static void check_key_only(const char *name)
 	feeder_free(&fd);
 }
 
+static int before_second_gop(size_t i)
+{
+	return i < 1000; /* sd_mpeg2_mp2.ts: past the first I-picture, within its GOP */
+}
+
+/* Live (es_set_live), a zap into the stream: its first I-picture comes out alone first,
+ * flagged preview, before the decoder's own pictures, which follow as without it: the same
+ * I-picture first (the same pixels without bwdif), then all the others. From memory, no
+ * preview. */
+static void check_live_preview(const char *name, enum es_deinterlace mode)
+{
+	struct feeder fd, mem;
+	size_t previews = 0, mem_previews = 0, k = 0, same = 0;
+	uint8_t *buf;
+	size_t len;
+
+	test_gen_stream(name);
+	buf = test_read_file(name, &len);
+	feeder_init(&mem, 1, 0, mode);
+	feeder_data(&mem, buf, len, before_second_gop);
+	feeder_end(&mem);
+	feeder_init(&fd, 1, 0, mode);
+	es_set_live(fd.v, 1);
+	feeder_data(&fd, buf, len, before_second_gop);
+	feeder_end(&fd);
+	free(buf);
+	for (size_t i = 0; i < fd.cv.nv; i++)
+		previews += fd.cv.v[i].preview;
+	for (size_t i = 0; i < mem.cv.nv; i++)
+		mem_previews += mem.cv.v[i].preview;
+	printf("%s live (deinterlace %d): %zu pictures, %zu previews; from memory %zu, %zu\n",
+	       name, (int)mode, fd.cv.nv, previews, mem.cv.nv, mem_previews);
+	CHECK(mem.cv.nv > 0 && fd.cv.nv == mem.cv.nv + 1);
+	EXPECT_EQ("previews live", previews, 1);
+	EXPECT_EQ("previews from memory", mem_previews, 0);
+	if (fd.cv.nv < 2 || mem.cv.nv < 1)
+		goto out;
+	CHECK(fd.cv.v[0].preview && fd.cv.v[0].key && !fd.cv.v[1].preview);
+	CHECK_EQ(fd.cv.v[0].pts, mem.cv.v[0].pts);
+	CHECK(!fd.cv.v[0].out_interlaced || mode == ES_DEINTERLACE_OFF);
+	if (mode == ES_DEINTERLACE_OFF)
+		CHECK_EQ(strcmp(fd.cv.v[0].md5, mem.cv.v[0].md5), 0);
+	for (k = 0; k + 1 < fd.cv.nv; k++)
+		same += strcmp(fd.cv.v[k + 1].md5, mem.cv.v[k].md5) == 0 &&
+			fd.cv.v[k + 1].pts == mem.cv.v[k].pts;
+	EXPECT_EQ("the decoder's pictures after the preview as from memory", same, mem.cv.nv);
+out:
+	feeder_free(&mem);
+	feeder_free(&fd);
+}
+
 /* VIDEO_STILLPICTURE: a raw sequence header + I-picture comes out at once, every time */
 static void check_still(void)
 {
@@ -222,6 +273,8 @@ int main(int argc, char **argv)
 		check_deinterlace("sd_mpeg2_mp2.ts", ES_DEINTERLACE_FRAME);
 		check_deinterlace("sd_mpeg2_mp2.ts", ES_DEINTERLACE_FIELD);
 		check_key_only("sd_mpeg2_mp2.ts");
+		check_live_preview("sd_mpeg2_mp2.ts", ES_DEINTERLACE_OFF);
+		check_live_preview("sd_mpeg2_mp2.ts", ES_DEINTERLACE_FIELD);
 		check_still();
 		check_end_code("sd_mpeg2_mp2.ts", (const uint8_t[]){ 0, 0, 1, 0xb7 }, 4);
 	}
