@@ -157,9 +157,43 @@ static size_t step_scan(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
 	return n;
 }
 
+/* The header of a forwarded packet, once its stream id is known: the bytes at hand are copied
+ * in one go and parsed once, instead of a parse per byte. The parser answers -EAGAIN up to
+ * some length and the same answer from there on, and a header it accepts ends exactly there
+ * (header_len), so this decides at the same byte as the byte-wise loop; only a rejection,
+ * rare, looks for that byte again. Returns the bytes of p consumed. */
+static size_t header_forward(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
+{
+	struct ffdvb_pes_header h;
+	size_t old = r->hdr_len, k = sizeof(r->hdr) - old, end;
+	int rc;
+
+	if (k > n)
+		k = n;
+	memcpy(r->hdr + old, p, k);
+	r->hdr_len = old + k;
+	rc = ffdvb_pes_header_parse(r->hdr, r->hdr_len, &h);
+	if (rc == -EAGAIN && r->hdr_len < sizeof(r->hdr))
+		return k;
+	if (rc > 0) {
+		r->hdr_len = (size_t)rc;
+		rp_out_begin(r, &h);
+		return (size_t)rc - old;
+	}
+	for (end = old + 1; end < r->hdr_len; end++) /* the byte that made it a bad header */
+		if (ffdvb_pes_header_parse(r->hdr, end, &h) != -EAGAIN)
+			break;
+	r->hdr_len = end;
+	r->stats.bad_headers++;
+	reject(r);
+	return end - old;
+}
+
 static size_t step_header(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (r->hdr_len >= 4 && ffdvb_pes_kind(r->hdr[3]) == FFDVB_PES_FORWARD)
+			return i + header_forward(r, p + i, n - i);
 		if (r->hdr_len >= sizeof(r->hdr)) { /* cannot happen: decisions come earlier */
 			r->stats.bad_headers++;
 			reject(r);
