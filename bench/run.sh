@@ -25,6 +25,9 @@
 #      BENCH_NO_BUILD=1  use BUILD_DIR as it is
 #      BENCH_SCALE  multiplies every iteration count (default 1; the core suite takes about
 #                   a minute in a TCG VM at 1)
+#      BENCH_BASE_BUILD_DIR  core only: a second build (e.g. of the commit before a change; target
+#                   ffdvbd) whose daemon takes turns in the same VM as `base`; adds the
+#                   ratios ours/base
 #      BENCH_LOG    keep the VM's console output in this file (default: a temporary file,
 #                   shown on stderr when the run fails)
 #      FFDVB_VM     the VM runner (default <repo>/scripts/vm.sh 'COMMAND')
@@ -39,7 +42,13 @@ VM=${FFDVB_VM:-$ROOT/scripts/vm.sh}
 
 GUEST_ARGS=
 case $SUITE in
-core | osd | tuner) ;;
+core)
+	if [ -n "${BENCH_BASE_BUILD_DIR:-}" ]; then
+		[ -x "$BENCH_BASE_BUILD_DIR/bin/ffdvbd" ] ||
+			{ echo "bench: $BENCH_BASE_BUILD_DIR/bin/ffdvbd is missing" >&2; exit 1; }
+		GUEST_ARGS=$(cd "$BENCH_BASE_BUILD_DIR" && pwd)/bin
+	fi ;;
+osd | tuner) ;;
 devices)
 	command -v ffmpeg > /dev/null || { echo "bench: SKIP: no ffmpeg CLI to make avsync.ts" >&2; exit 77; } ;;
 decode)
@@ -185,6 +194,19 @@ tr -d '\r' <"$LOG" | grep -E '^figure [A-Za-z0-9_]+ -?[0-9.]+ [A-Za-z/]+$' |
 		}
 		if (suite != "core")
 			exit 0
+		if ("rtt_ioctl_noarg_base_median" in value) {
+			# the same daemon built from another commit, in the same run
+			rtt_ratio("rtt_ioctl_noarg", "ours", "base")
+			rtt_ratio("rtt_dmx_get_stc", "ours", "base")
+			rtt_ratio("rtt_write188", "ours", "base")
+			ratio("tput_write188_ours_base", "tput_write188_ours", "tput_write188_base")
+			ratio("tput_write64k_ours_base", "tput_write64k_ours", "tput_write64k_base")
+			rtt_ratio("rtt_ioctl_noarg", "base", "bare")
+			rtt_ratio("rtt_dmx_get_stc", "base", "bare")
+			rtt_ratio("rtt_write188", "base", "bare")
+			ratio("tput_write188_base_bare", "tput_write188_base", "tput_write188_bare")
+			ratio("tput_write64k_base_bare", "tput_write64k_base", "tput_write64k_bare")
+		}
 		rtt_ratio("rtt_ioctl_noarg", "ours", "bare")
 		rtt_ratio("rtt_dmx_get_stc", "ours", "bare")
 		rtt_ratio("rtt_write188", "ours", "bare")

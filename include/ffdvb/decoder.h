@@ -67,6 +67,10 @@ struct ffdvb_output *ffdvb_decoder_output(struct ffdvb_decoder *dec);
  * input queue is full (nothing taken; the wake hook fires when room appears). */
 int ffdvb_decoder_put(struct ffdvb_decoder *dec, enum ffdvb_stream s, const uint8_t *pkt,
 		      size_t len);
+/* The same for a packet in two parts, a[0..alen) then b[0..blen) (a ring's end and start):
+ * the queue's copy is the only one. */
+int ffdvb_decoder_put2(struct ffdvb_decoder *dec, enum ffdvb_stream s, const uint8_t *a,
+		       size_t alen, const uint8_t *b, size_t blen);
 /* Bytes the stream's input queue accepts now (a packet of at most this size is taken). */
 size_t ffdvb_decoder_room(struct ffdvb_decoder *dec, enum ffdvb_stream s);
 

@@ -47,12 +47,16 @@ enum ffdvb_pes_kind ffdvb_pes_kind(uint8_t stream_id);
 
 /* ---- repacker --------------------------------------------------------------------------- */
 
-/* Receives one repacked packet: 00 00 01 <stream_id>, PES_packet_length = len - 6 (always the
- * real length, also for unbounded input), 7 <= len <= FFDVB_PES_OUT_MAX. The first packet of a
- * PES carries its header as written (PTS/DTS), later ones a minimal header (§6.1). pkt is valid
- * only during the call. The sink must not call back into the repacker; it should take the packet
- * whole or drop it whole (the firmware path hands out whole packets). */
-typedef void (*ffdvb_pes_sink_fn)(void *ctx, uint8_t stream_id, const uint8_t *pkt, size_t len);
+/* Receives one repacked packet in two parts, head[0..head_len) followed by body[0..body_len):
+ * 00 00 01 <stream_id>, PES_packet_length = head_len + body_len - 6 (always the real length, also
+ * for unbounded input), 7 <= head_len + body_len <= FFDVB_PES_OUT_MAX. head holds at least the
+ * 6 bytes up to PES_packet_length; body (NULL when body_len is 0) is the payload that completed
+ * the packet, handed over from the caller's input without a copy. The first packet of a PES
+ * carries its header as written (PTS/DTS), later ones a minimal header (§6.1). Both parts are
+ * valid only during the call. The sink must not call back into the repacker; it should take the
+ * packet whole or drop it whole (the firmware path hands out whole packets). */
+typedef void (*ffdvb_pes_sink_fn)(void *ctx, uint8_t stream_id, const uint8_t *head,
+				  size_t head_len, const uint8_t *body, size_t body_len);
 
 /* Counters; cumulative since init (reset does not clear them). For input that ends on a packet
  * boundary, garbage_bytes + skipped_bytes + forwarded_bytes = bytes fed (PES path) or TS

@@ -35,6 +35,12 @@ size_t card_ring_skip(struct card_ring *r, size_t len);
 void card_ring_flush(struct card_ring *r);
 /* Copies up to len bytes from the read side without removing them; returns the count. */
 size_t card_ring_peek(const struct card_ring *r, void *out, size_t len);
+/* The byte at offset off from the read side (off < fill). */
+uint8_t card_ring_at(const struct card_ring *r, size_t off);
+/* Where the first len bytes of the read side are, without copying: *a (*alen bytes) then, when
+ * they wrap around the end of the buffer, *b (*blen bytes, else 0). len <= fill. */
+void card_ring_span(const struct card_ring *r, size_t len, const uint8_t **a, size_t *alen,
+		    const uint8_t **b, size_t *blen);
 
 #define CARD_VIDEO_RING_SIZE 131072
 #define CARD_AUDIO_RING_SIZE 65536

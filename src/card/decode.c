@@ -81,26 +81,26 @@ static void dec_sync(struct ffdvb_card *card)
 	ffdvb_decoder_set_state(card->dec, &st);
 }
 
-/* Hands whole packets of one ring to the decoder while it has room. Returns bytes moved. */
+/* Hands whole packets of one ring to the decoder while it has room, straight from the ring
+ * (ffdvb_decoder_put2 copies them into its queue: the only copy on this side; its -EAGAIN is
+ * ffdvb_decoder_room's test, done under the same lock). Returns bytes moved. */
 static size_t feed_ring(struct ffdvb_card *card, struct card_ring *r, enum ffdvb_stream s)
 {
-	uint8_t pkt[FFDVB_PES_OUT_MAX];
 	size_t moved = 0;
 
 	for (;;) {
-		size_t len;
+		size_t len, fill = card_ring_fill(r), alen, blen;
+		const uint8_t *a, *b;
 
-		if (card_ring_peek(r, pkt, 6) < 6)
+		if (fill < 6)
 			break;
-		len = 6 + ((size_t)pkt[4] << 8 | pkt[5]);
-		if (len > sizeof(pkt) || card_ring_fill(r) < len) {
+		len = 6 + ((size_t)card_ring_at(r, 4) << 8 | card_ring_at(r, 5));
+		if (len > FFDVB_PES_OUT_MAX || fill < len) {
 			card_ring_flush(r); /* cannot happen: the rings hold whole packets only */
 			break;
 		}
-		if (ffdvb_decoder_room(card->dec, s) < len)
-			break;
-		card_ring_peek(r, pkt, len);
-		if (ffdvb_decoder_put(card->dec, s, pkt, len) < 0)
+		card_ring_span(r, len, &a, &alen, &b, &blen);
+		if (ffdvb_decoder_put2(card->dec, s, a, alen, b, blen) < 0)
 			break;
 		card_ring_skip(r, len);
 		moved += len;

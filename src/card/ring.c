@@ -73,3 +73,23 @@ size_t card_ring_peek(const struct card_ring *r, void *out, size_t len)
 	memcpy(p + first, r->buf, n - first);
 	return n;
 }
+
+uint8_t card_ring_at(const struct card_ring *r, size_t off)
+{
+	size_t i = r->rd + off;
+
+	return r->buf[i < r->size ? i : i - r->size];
+}
+
+void card_ring_span(const struct card_ring *r, size_t len, const uint8_t **a, size_t *alen,
+		    const uint8_t **b, size_t *blen)
+{
+	size_t first = r->size - r->rd;
+
+	if (first > len)
+		first = len;
+	*a = r->buf + r->rd;
+	*alen = first;
+	*b = r->buf;
+	*blen = len - first;
+}

@@ -9,33 +9,38 @@
 /* Repacked packets go whole into a ring or not at all (the firmware only ever takes whole
  * packets). The free-space checks before each chunk leave room for
  * ffdvb_repacker_out_bound(), so a drop means a stream id routed to the ring that the
- * write did not check: audio carried in TS written to video0 (§4.1). */
-static void ring_put_packet(struct ffdvb_card *card, struct card_ring *r, const uint8_t *pkt,
-			    size_t len)
+ * write did not check: audio carried in TS written to video0 (§4.1). The body comes from the
+ * write's own buffer: this is the one copy between the client's data and the ring. */
+static void ring_put_packet(struct ffdvb_card *card, struct card_ring *r, const uint8_t *head,
+			    size_t head_len, const uint8_t *body, size_t body_len)
 {
-	if (card_ring_space(r) < len) {
+	if (card_ring_space(r) < head_len + body_len) {
 		card->repack_dropped++;
 		return;
 	}
-	card_ring_put(r, pkt, len);
+	card_ring_put(r, head, head_len);
+	if (body_len)
+		card_ring_put(r, body, body_len);
 }
 
 /* video instance: 0xE0-0xEF to the video ring, every other stream id to the audio ring */
-static void video_sink(void *ctx, uint8_t stream_id, const uint8_t *pkt, size_t len)
+static void video_sink(void *ctx, uint8_t stream_id, const uint8_t *head, size_t head_len,
+		       const uint8_t *body, size_t body_len)
 {
 	struct ffdvb_card *card = ctx;
 	enum ffdvb_stream s = (stream_id & 0xf0) == 0xe0 ? FFDVB_STREAM_VIDEO : FFDVB_STREAM_AUDIO;
 
-	ring_put_packet(card, &card->st[s].ring, pkt, len);
+	ring_put_packet(card, &card->st[s].ring, head, head_len, body, body_len);
 }
 
 /* audio instance: whatever the stream id, it is for the audio decoder */
-static void audio_sink(void *ctx, uint8_t stream_id, const uint8_t *pkt, size_t len)
+static void audio_sink(void *ctx, uint8_t stream_id, const uint8_t *head, size_t head_len,
+		       const uint8_t *body, size_t body_len)
 {
 	struct ffdvb_card *card = ctx;
 
 	(void)stream_id;
-	ring_put_packet(card, &card->st[FFDVB_STREAM_AUDIO].ring, pkt, len);
+	ring_put_packet(card, &card->st[FFDVB_STREAM_AUDIO].ring, head, head_len, body, body_len);
 }
 
 void card_repackers_init(struct ffdvb_card *card)

@@ -160,8 +160,15 @@ struct ffdvb_output *ffdvb_decoder_output(struct ffdvb_decoder *dec)
 int ffdvb_decoder_put(struct ffdvb_decoder *dec, enum ffdvb_stream which, const uint8_t *pkt,
 		      size_t len)
 {
+	return ffdvb_decoder_put2(dec, which, pkt, len, NULL, 0);
+}
+
+int ffdvb_decoder_put2(struct ffdvb_decoder *dec, enum ffdvb_stream which, const uint8_t *a,
+		       size_t alen, const uint8_t *b, size_t blen)
+{
 	struct dec_stream *s = &dec->st[which];
 	struct dec_packet *p;
+	size_t len = alen + blen;
 	int r = 0;
 
 	pthread_mutex_lock(&dec->lock);
@@ -173,7 +180,9 @@ int ffdvb_decoder_put(struct ffdvb_decoder *dec, enum ffdvb_stream which, const 
 		p->next = NULL;
 		p->len = len;
 		p->raw_still = 0;
-		memcpy(p->data, pkt, len);
+		memcpy(p->data, a, alen);
+		if (blen)
+			memcpy(p->data + alen, b, blen);
 		if (s->in_tail)
 			s->in_tail->next = p;
 		else

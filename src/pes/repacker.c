@@ -157,9 +157,63 @@ static size_t step_scan(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
 	return n;
 }
 
+/* How long the header of a forwarded packet may be, from what is known of it: 9 bytes tell an
+ * MPEG-2 header's length; an MPEG-1 header is walked byte by byte, so it gets all there is. */
+static size_t forward_want(const struct ffdvb_repacker *r)
+{
+	if (r->hdr_len < 9)
+		return 9;
+	if ((r->hdr[6] & 0xC0) == 0x80)
+		return 9 + (size_t)r->hdr[8];
+	return sizeof(r->hdr);
+}
+
+/* The header of a forwarded packet, once its stream id is known: the bytes at hand are copied
+ * in one go (as far as forward_want says) and parsed, instead of a parse after every byte.
+ * The parser answers -EAGAIN up to some length and the same answer from there on, and a header
+ * it accepts ends exactly there (header_len), so this decides at the same byte as the
+ * byte-wise loop; only a rejection, rare, looks for that byte again. Returns the bytes of p
+ * consumed. */
+static size_t header_forward(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
+{
+	struct ffdvb_pes_header h;
+	size_t old = r->hdr_len, used = 0, tried = old, end;
+	int rc;
+
+	for (;;) {
+		size_t k = forward_want(r) - r->hdr_len;
+
+		if (k > n - used)
+			k = n - used;
+		memcpy(r->hdr + r->hdr_len, p + used, k);
+		r->hdr_len += k;
+		used += k;
+		rc = ffdvb_pes_header_parse(r->hdr, r->hdr_len, &h);
+		if (rc != -EAGAIN || r->hdr_len == sizeof(r->hdr))
+			break;
+		if (used == n)
+			return n;
+		tried = r->hdr_len;
+	}
+	if (rc > 0) {
+		r->hdr_len = (size_t)rc;
+		rp_out_begin(r, &h);
+		return (size_t)rc - old;
+	}
+	for (end = tried + 1; end < r->hdr_len; end++) /* the byte that made it a bad header */
+		if (ffdvb_pes_header_parse(r->hdr, end, &h) != -EAGAIN)
+			break;
+	r->hdr_len = end;
+	r->stats.bad_headers++;
+	reject(r);
+	return end - old;
+}
+
 static size_t step_header(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (r->hdr_len >= 4 && ffdvb_pes_kind(r->hdr[3]) == FFDVB_PES_FORWARD)
+			return i + header_forward(r, p + i, n - i);
 		if (r->hdr_len >= sizeof(r->hdr)) { /* cannot happen: decisions come earlier */
 			r->stats.bad_headers++;
 			reject(r);

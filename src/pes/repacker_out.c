@@ -2,7 +2,9 @@
 /* Output side of the repacker (docs/av7110.md §6.1): packets of at most 2048 bytes. The
  * original header (with PTS/DTS) opens the first fragment; continuation fragments get a minimal
  * header without time stamps (MPEG-2: 0x80 0x00 0x00, MPEG-1: 0x0F). Every output packet
- * carries its real PES_packet_length. All bytes enter r->out through out_put(). */
+ * carries its real PES_packet_length. Headers and payload that will not complete a fragment
+ * in this call enter r->out through out_put(); the payload that completes one goes to the sink
+ * from the input (emit_with), which saves a copy of most bytes of a PES written in large chunks. */
 #include <string.h>
 
 #include "repacker_internal.h"
@@ -22,18 +24,25 @@ static size_t out_put(struct ffdvb_repacker *r, const uint8_t *src, size_t n)
 	return n;
 }
 
-static void emit(struct ffdvb_repacker *r)
+/* Hands out r->out followed by body (the input bytes that complete the packet: they go to the
+ * sink from the caller's buffer, not through r->out). */
+static void emit_with(struct ffdvb_repacker *r, const uint8_t *body, size_t body_len)
 {
-	size_t len = r->out_len;
+	size_t head = r->out_len, len = head + body_len;
 
-	if (len < 6)
+	if (head < 6)
 		return;
 	r->out[4] = (uint8_t)((len - 6) >> 8); /* PES_packet_length of this fragment */
 	r->out[5] = (uint8_t)(len - 6);
 	r->out_len = 0;
 	r->stats.packets_out++;
 	r->stats.bytes_out += len;
-	r->sink(r->sink_ctx, r->id, r->out, len);
+	r->sink(r->sink_ctx, r->id, r->out, head, body_len ? body : NULL, body_len);
+}
+
+static void emit(struct ffdvb_repacker *r)
+{
+	emit_with(r, NULL, 0);
 }
 
 static void begin_continuation(struct ffdvb_repacker *r)
@@ -78,14 +87,23 @@ void rp_out_begin(struct ffdvb_repacker *r, const struct ffdvb_pes_header *h)
 size_t rp_out_payload(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
 {
 	size_t take = n < r->remaining ? n : r->remaining;
+	int ends = take == r->remaining; /* this call completes the packet */
 	size_t done = 0;
 
 	while (done < take) {
+		size_t room, c;
+
 		if (r->out_len == 0) /* more payload after a full fragment */
 			begin_continuation(r);
-		done += out_put(r, p + done, take - done);
-		if (r->out_len == sizeof(r->out))
-			emit(r);
+		room = sizeof(r->out) - r->out_len;
+		c = take - done < room ? take - done : room;
+		if (c == room || (ends && done + c == take)) {
+			/* these bytes complete the fragment: out to the sink straight from p */
+			emit_with(r, p + done, c);
+		} else {
+			out_put(r, p + done, c);
+		}
+		done += c;
 	}
 	r->remaining -= take;
 	r->stats.forwarded_bytes += take;

@@ -137,7 +137,7 @@ struct feeder {
 	size_t packets;
 };
 
-static inline void feeder_sink(void *ctx, uint8_t id, const uint8_t *pkt, size_t len)
+static inline void feeder_sink_whole(void *ctx, uint8_t id, const uint8_t *pkt, size_t len)
 {
 	struct feeder *fd = ctx;
 	uint8_t copy[FFDVB_PES_OUT_MAX];
@@ -152,6 +152,23 @@ static inline void feeder_sink(void *ctx, uint8_t id, const uint8_t *pkt, size_t
 	} else if (fd->a) {
 		es_feed_pes(fd->a, copy, len, on_frame, &fd->ca);
 	}
+}
+
+/* the repacker hands a packet in two parts (include/ffdvb/pes.h): joined here */
+static inline void feeder_sink(void *ctx, uint8_t id, const uint8_t *head, size_t head_len,
+                               const uint8_t *body, size_t body_len)
+{
+	uint8_t pkt[FFDVB_PES_OUT_MAX + 1];
+	size_t len = head_len + body_len;
+
+	if (head_len < 6 || len > FFDVB_PES_OUT_MAX || (body_len && !body)) {
+		printf("FAIL: %s: head %zu + body %zu bytes\n", __func__, head_len, body_len);
+		abort();
+	}
+	memcpy(pkt, head, head_len);
+	if (body_len)
+		memcpy(pkt + head_len, body, body_len);
+	feeder_sink_whole(ctx, id, pkt, len);
 }
 
 static inline void feeder_init(struct feeder *fd, int video, int audio, enum es_deinterlace deint)
