@@ -13,7 +13,7 @@ LIBS="libfuse3-dev libevent-dev libavcodec-dev libavformat-dev libavutil-dev lib
 RUN="console-setup-linux libgl1-mesa-dri libegl-mesa0"
 # test tools: stream generator, VM runner (qemu, Debian's kernel with cuse.ko, a static busybox
 # for the initramfs), 32-bit conformance build, DVB command-line clients, clang's libFuzzer
-# (tests/unit/test_demux_fuzz), man and systemd-analyze (tests/install_check.sh), time
+# (tests/unit/test_pes_fuzz), man and systemd-analyze (tests/install_check.sh), time
 # (bench/run.sh decode), useradd (tests/vm/daemon.sh: the user ffdvbd drops to), an X server,
 # xwd and ALSA's mixer (tests/vm/devices.sh: the picture and sound on real device drivers)
 TESTS="ffmpeg python3 qemu-system-x86 linux-image-amd64 busybox-static xz-utils zstd cpio kmod

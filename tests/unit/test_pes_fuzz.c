@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* libFuzzer target for the repacker (also driven by test_demux_random without libFuzzer). For
+/* libFuzzer target for the repacker (also driven by test_pes_random without libFuzzer). For
  * any input: every output packet keeps the sink contract and parses as a PES header; no call
  * needs more output room than ffdvb_repacker_out_bound(); feeding whole or split at arbitrary
  * points gives the same packets and the same counters; the TS path holds the same contract.
@@ -13,8 +13,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* packets produced by all runs so far (test_demux_random checks the inputs reach the sink) */
-size_t test_demux_fuzz_packets;
+/* packets produced by all runs so far (test_pes_random checks the inputs reach the sink) */
+size_t test_pes_fuzz_packets;
 
 struct run {
 	uint32_t hash;
@@ -23,7 +23,7 @@ struct run {
 
 static void fail(const char *what)
 {
-	fprintf(stderr, "test_demux_fuzz: %s\n", what);
+	fprintf(stderr, "test_pes_fuzz: %s\n", what);
 	abort();
 }
 
@@ -45,7 +45,7 @@ static void sink_whole(void *ctx, uint8_t id, const uint8_t *pkt, size_t len)
 	r->hash = ffdvb_fnv1a(r->hash, &id, 1);
 	r->hash = ffdvb_fnv1a(r->hash, pkt, len);
 	r->packets++;
-	test_demux_fuzz_packets++;
+	test_pes_fuzz_packets++;
 	r->bytes += len;
 	r->call_bytes += len;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared helpers of the demux unit tests: CHECK macros, a capturing sink that validates every
- * packet it is handed, and builders for PES packets as MPlayer, VDR and DVD-style muxers write
- * them. */
-#ifndef TEST_DEMUX_UTIL_H
-#define TEST_DEMUX_UTIL_H
+/* Shared helpers of the PES unit tests (src/pes: header parser and repacker): CHECK macros, a
+ * capturing sink that validates every packet it is handed, and builders for PES packets as
+ * MPlayer, VDR and DVD-style muxers write them. */
+#ifndef TEST_PES_UTIL_H
+#define TEST_PES_UTIL_H
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* The TS path of the repacker (docs/av7110.md §4.1): PID and sync byte ignored, TEI resets
  * and drops, adaptation fields skipped, packets without payload dropped, payload_unit_start
  * closing an open unbounded PES (VDR's TS recordings: video PES with length 0). */
-#include "test_demux_util.h"
+#include "test_pes_util.h"
 
 #define TS 188
 
@@ -196,5 +196,5 @@ int main(void)
 	tei_reset();
 	adaptation_fields();
 	bounded_not_closed();
-	return finish("test_demux_ts");
+	return finish("test_pes_ts");
 }

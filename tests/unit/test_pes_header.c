@@ -2,7 +2,7 @@
 /* ffdvb_pes_header_parse: MPEG-2 and MPEG-1 headers as real muxers write them, time stamps
  * (33 bit), malformed headers, and "needs more bytes" for every prefix of a valid header. Each
  * case is parsed from an exactly sized heap copy so that AddressSanitizer sees any over-read. */
-#include "test_demux_util.h"
+#include "test_pes_util.h"
 
 /* table rows leave the fields they do not need at zero */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -131,5 +131,5 @@ int main(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	kinds();
-	return finish("test_demux_pes_header");
+	return finish("test_pes_header");
 }

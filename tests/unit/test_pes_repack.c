@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The PES/PS path of the repacker (docs/av7110.md §6.1): what is forwarded, skipped and
  * discarded, MPlayer's split writes, fragmenting into <= 2048-byte packets, and counters. */
-#include "test_demux_util.h"
+#include "test_pes_util.h"
 
 static struct ffdvb_repacker R;
 static uint8_t in[65536];
@@ -353,5 +353,5 @@ int main(void)
 	garbage_and_bad_headers();
 	header_only();
 	unbounded_cap();
-	return finish("test_demux_repack");
+	return finish("test_pes_repack");
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Runs the fuzz target (test_demux_fuzz.c) over structured pseudo-random inputs with the normal
+/* Runs the fuzz target (test_pes_fuzz.c) over structured pseudo-random inputs with the normal
  * compiler, so that every build checks its invariants: streams of valid MPEG-1/MPEG-2 PES,
  * pack/system headers, padding and TS packets, then mutated (bytes flipped, cut, spliced). */
-#include "test_demux_util.h"
+#include "test_pes_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-extern size_t test_demux_fuzz_packets;
+extern size_t test_pes_fuzz_packets;
 
 static uint32_t rng = 12345;
 
@@ -94,7 +94,7 @@ int main(void)
 		checks++;
 	}
 	/* the generated streams are mostly valid: on average every round must produce packets */
-	printf("%zu packets out\n", test_demux_fuzz_packets);
-	CHECK(test_demux_fuzz_packets > (size_t)rounds);
-	return finish("test_demux_random");
+	printf("%zu packets out\n", test_pes_fuzz_packets);
+	CHECK(test_pes_fuzz_packets > (size_t)rounds);
+	return finish("test_pes_random");
 }
