@@ -21,6 +21,7 @@
 #include "test_streams.h"
 #include "es.h"
 #include "ffdvb/pes.h"
+#include "test_pes_join.h"
 #include "ffdvb/output.h"
 
 /* ---- what the es hands out --------------------------------------------------------------- */
@@ -154,22 +155,7 @@ static inline void feeder_sink_whole(void *ctx, uint8_t id, const uint8_t *pkt, 
 	}
 }
 
-/* the repacker hands a packet in two parts (include/ffdvb/pes.h): joined here */
-static inline void feeder_sink(void *ctx, uint8_t id, const uint8_t *head, size_t head_len,
-                               const uint8_t *body, size_t body_len)
-{
-	uint8_t pkt[FFDVB_PES_OUT_MAX + 1];
-	size_t len = head_len + body_len;
-
-	if (head_len < 6 || len > FFDVB_PES_OUT_MAX || (body_len && !body)) {
-		printf("FAIL: %s: head %zu + body %zu bytes\n", __func__, head_len, body_len);
-		abort();
-	}
-	memcpy(pkt, head, head_len);
-	if (body_len)
-		memcpy(pkt + head_len, body, body_len);
-	feeder_sink_whole(ctx, id, pkt, len);
-}
+TEST_PES_JOINING_SINK(feeder_sink, feeder_sink_whole)
 
 static inline void feeder_init(struct feeder *fd, int video, int audio, enum es_deinterlace deint)
 {

@@ -10,6 +10,7 @@
 
 #include "ffdvb/checksum.h"
 #include "ffdvb/pes.h"
+#include "test_pes_join.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,22 +51,7 @@ static void sink_whole(void *ctx, uint8_t id, const uint8_t *pkt, size_t len)
 	r->call_bytes += len;
 }
 
-/* the repacker hands a packet in two parts (include/ffdvb/pes.h): joined here */
-static void sink(void *ctx, uint8_t id, const uint8_t *head, size_t head_len,
-                 const uint8_t *body, size_t body_len)
-{
-	uint8_t pkt[FFDVB_PES_OUT_MAX + 1];
-	size_t len = head_len + body_len;
-
-	if (head_len < 6 || len > FFDVB_PES_OUT_MAX || (body_len && !body)) {
-		printf("FAIL: %s: head %zu + body %zu bytes\n", __func__, head_len, body_len);
-		abort();
-	}
-	memcpy(pkt, head, head_len);
-	if (body_len)
-		memcpy(pkt + head_len, body, body_len);
-	sink_whole(ctx, id, pkt, len);
-}
+TEST_PES_JOINING_SINK(sink, sink_whole)
 
 static void feed(struct ffdvb_repacker *rp, struct run *run, const uint8_t *p, size_t n)
 {

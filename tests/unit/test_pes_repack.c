@@ -301,22 +301,7 @@ static void count_sink_whole(void *ctx, uint8_t id, const uint8_t *pkt, size_t l
 	big_audio += id == 0xC0;
 }
 
-/* the repacker hands a packet in two parts (include/ffdvb/pes.h): joined here */
-static void count_sink(void *ctx, uint8_t id, const uint8_t *head, size_t head_len,
-                       const uint8_t *body, size_t body_len)
-{
-	uint8_t pkt[FFDVB_PES_OUT_MAX + 1];
-	size_t len = head_len + body_len;
-
-	if (head_len < 6 || len > FFDVB_PES_OUT_MAX || (body_len && !body)) {
-		printf("FAIL: %s: head %zu + body %zu bytes\n", __func__, head_len, body_len);
-		abort();
-	}
-	memcpy(pkt, head, head_len);
-	if (body_len)
-		memcpy(pkt + head_len, body, body_len);
-	count_sink_whole(ctx, id, pkt, len);
-}
+TEST_PES_JOINING_SINK(count_sink, count_sink_whole)
 
 /* §6.1: an unbounded PES in the PES path ends after 16 MiB; the next packet is found. */
 static void unbounded_cap(void)

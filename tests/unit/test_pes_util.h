@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "ffdvb/pes.h"
+#include "test_pes_join.h"
 
 
 /* ---- capturing sink --------------------------------------------------------------------- */
@@ -61,22 +62,7 @@ static inline void cap_sink_whole(void *ctx, uint8_t id, const uint8_t *pkt, siz
 	c->n++;
 }
 
-/* the repacker hands a packet in two parts (include/ffdvb/pes.h): joined here */
-static inline void cap_sink(void *ctx, uint8_t id, const uint8_t *head, size_t head_len,
-                            const uint8_t *body, size_t body_len)
-{
-	uint8_t pkt[FFDVB_PES_OUT_MAX + 1];
-	size_t len = head_len + body_len;
-
-	if (head_len < 6 || len > FFDVB_PES_OUT_MAX || (body_len && !body)) {
-		printf("FAIL: %s: head %zu + body %zu bytes\n", __func__, head_len, body_len);
-		abort();
-	}
-	memcpy(pkt, head, head_len);
-	if (body_len)
-		memcpy(pkt + head_len, body, body_len);
-	cap_sink_whole(ctx, id, pkt, len);
-}
+TEST_PES_JOINING_SINK(cap_sink, cap_sink_whole)
 
 static inline const uint8_t *cap_pkt(size_t i)
 {
