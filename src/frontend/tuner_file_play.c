@@ -35,11 +35,9 @@ static void arm(struct ft_player *p, uint64_t delay_us)
 	evtimer_add(p->ev, &tv);
 }
 
-/* refills so that at least two packets' worth is buffered, unless at the end of the file */
-static void refill(struct ft_player *p)
+/* moves what is left to the buffer's start and reads the file until the buffer is full */
+static void fill(struct ft_player *p)
 {
-	if (p->len - p->pos >= 2 * P || p->eof)
-		return;
 	memmove(p->buf, p->buf + p->pos, p->len - p->pos);
 	p->len -= p->pos;
 	p->pos = 0;
@@ -56,25 +54,18 @@ static void refill(struct ft_player *p)
 	}
 }
 
+/* refills so that at least two packets' worth is buffered, unless at the end of the file */
+static void refill(struct ft_player *p)
+{
+	if (p->len - p->pos < 2 * P && !p->eof)
+		fill(p);
+}
+
 /* Fills the buffer when half of it is used, so that what follows a PCR can be looked at. */
 static void top_up(struct ft_player *p)
 {
-	if (p->eof || p->pos < sizeof(p->buf) / 2)
-		return;
-	memmove(p->buf, p->buf + p->pos, p->len - p->pos);
-	p->len -= p->pos;
-	p->pos = 0;
-	while (p->len < sizeof(p->buf) && !p->eof) {
-		ssize_t r = read(p->fd, p->buf + p->len, sizeof(p->buf) - p->len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			p->eof = 1;
-			break;
-		}
-		p->len += (size_t)r;
-	}
+	if (!p->eof && p->pos >= sizeof(p->buf) / 2)
+		fill(p);
 }
 
 /* The next packet of the file into p->pkt: 1, or 0 at the end of the pass. */
