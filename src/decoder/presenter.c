@@ -22,6 +22,11 @@
 #define STEP_NS 10000000ull              /* longest sleep between turns */
 #define AUDIO_TARGET (FFDVB_AUDIO_RATE * 60 / 1000) /* samples kept in the device: 60 ms */
 #define AUDIO_TARGET_MAX (FFDVB_AUDIO_RATE / 2) /* ... at most, however slow the pictures are */
+/* ... and at least this for IEC 61937 bursts: a starved device breaks the burst stream, and the
+   receiver mutes for a frame or more to find it again, where decoded sound would only click;
+   volume does not touch bursts, so the longer lead only delays mute (200 ms, as the device's
+   own buffer for E-AC-3 in alsa_audio.c) */
+#define AUDIO_TARGET_BURSTS (FFDVB_AUDIO_RATE / 5)
 #define X16_PER_SAMPLE 30                /* audio positions in 1/16 ticks: 48 kHz = 1.875 ticks */
 #define AUDIO_GAP_FILL (TICKS_PER_S * 2) /* gaps up to this are played as silence */
 #define AUDIO_SLACK (TICKS_PER_S / 200)  /* 5 ms: closer than this counts as contiguous */
@@ -332,12 +337,16 @@ static int is_ac3(const struct ffdvb_decoder *dec)
 /* The sound kept in the device: AUDIO_TARGET, and on a real device also twice what putting
  * up a picture costs now, since the sound is topped up only between pictures: a software GL
  * renderer or a slow CPU would otherwise starve the device (heard as dropouts). The sound is
- * the clock, so a longer lead moves nothing; mute and volume act that much later. */
-static size_t audio_target(const struct pres *p)
+ * the clock, so a longer lead moves nothing; mute and volume act that much later. Bursts get
+ * AUDIO_TARGET_BURSTS at least: the first pictures' cost is not known yet when the sound starts
+ * (a 64 ms lead starved the HDA once in vm_devices, at 0.1 s, while the first picture went up). */
+static size_t audio_target(const struct pres *p, int bursts)
 {
 	size_t extra = p->adaptive ? (size_t)(p->present_ns * 2 * FFDVB_AUDIO_RATE / 1000000000u) : 0;
+	size_t target = AUDIO_TARGET + extra < AUDIO_TARGET_MAX ? AUDIO_TARGET + extra
+								   : AUDIO_TARGET_MAX;
 
-	return AUDIO_TARGET + extra < AUDIO_TARGET_MAX ? AUDIO_TARGET + extra : AUDIO_TARGET_MAX;
+	return bursts && target < AUDIO_TARGET_BURSTS ? AUDIO_TARGET_BURSTS : target;
 }
 
 /* The device to the link frame f needs (E-AC-3 bursts: 192 kHz; lock held): what it held is
@@ -370,17 +379,18 @@ static int set_link(struct pres *p, struct dec_stream *s, const struct dec_frame
 	return 1;
 }
 
-/* Keeps audio_target() samples in the device; silence fills gaps, overlaps are cut. */
+/* Keeps audio_target() samples in the device (as the next unit needs: decoded or bursts);
+ * silence fills gaps, overlaps are cut. */
 static void feed_sound(struct pres *p, int64_t clock)
 {
 	struct dec_stream *s = &p->dec->st[FFDVB_STREAM_AUDIO];
-	size_t queued = ffdvb_output_audio_queued(p->out), target = audio_target(p);
+	size_t queued = ffdvb_output_audio_queued(p->out);
 
 	if (!p->audio_started) {
 		p->audio_end_x16 = clock * 16;
 		p->audio_started = 1;
 	}
-	while (queued < target && s->out_head) {
+	while (s->out_head && queued < audio_target(p, s->out_head->info.passthrough)) {
 		struct dec_frame *f = s->out_head;
 		size_t left = (size_t)f->frame->nb_samples - f->used;
 		int64_t at_x16 = f->tl * 16 + (int64_t)f->used * X16_PER_SAMPLE;

@@ -13,11 +13,15 @@
 #include "ffdvb/log.h"
 #include "alsa_audio.h"
 
-#define BUFFER_US 50000        /* the device's buffer: 50 ms, in periods of a quarter */
-/* ... and at a faster rate (E-AC-3 bursts, which volume and mute do not touch, so nothing
-   needs a quick reaction): 200 ms, since a starved device repeats its buffer to the receiver,
-   which a burst stream turns into dropouts (seen at 192 kHz in a loaded qemu guest) */
-#define FAST_BUFFER_US 200000
+/* The device's buffer, in periods of a quarter: 200 ms (mpv's default too). The presenter
+ * bounds the sound's lead (src/decoder/presenter.c audio_target), so a larger buffer adds no
+ * latency: the device holds all of the lead, and the writer thread may be descheduled for up
+ * to that lead without starving it. With 50 ms, a TCG guest on a busy host starved AC-3 bursts
+ * (200 ms of lead) at 48 kHz in vm_devices, as it had E-AC-3's at 192 kHz. */
+#define BUFFER_US 200000
+/* Playback starts once this much is written, not a whole period: a short sound after silence
+ * is not held back (12.5 ms, the period of the 50 ms buffer before) */
+#define START_US 12500
 #define QUEUE_SECONDS 10 /* queued beyond the device at most */
 
 struct alsa_audio {
@@ -33,6 +37,7 @@ struct alsa_audio {
 	int can_pause, paused, quit;
 	uint64_t device_delay;       /* frames the device held at the last look */
 	uint64_t underruns, underruns_logged;
+	int ran_dry;                 /* the queue was empty while the device played on */
 };
 
 /* libasound prints its errors on stderr by default (a missing card is a screenful) */
@@ -46,9 +51,11 @@ static int recover(struct alsa_audio *a, int err)
 {
 	if (err == -EPIPE && ++a->underruns == a->underruns_logged * 10 + 1) {
 		/* 1, 11, 111, ...: a device starved once is news, one starved all the time says so
-		   without filling the log */
-		ffdvb_log(FFDVB_LOG_WARNING, "output: sound device underrun (%llu so far): the sound "
-			  "was not written in time", (unsigned long long)a->underruns);
+		   without filling the log. Whose fault: the queue ran dry (the sound came too late
+		   from the presenter), or it held sound the writer thread did not move in time. */
+		ffdvb_log(FFDVB_LOG_WARNING, "output: sound device underrun (%llu so far): %s",
+			  (unsigned long long)a->underruns,
+			  a->ran_dry ? "no sound was ready for it" : "the sound was not written in time");
 		a->underruns_logged = a->underruns;
 	}
 	return snd_pcm_recover(a->pcm, err, 1);
@@ -65,6 +72,7 @@ static void *writer(void *arg)
 			a->head = 0;
 		}
 		if (a->paused || !a->fill) {
+			a->ran_dry = !a->paused;
 			pthread_cond_wait(&a->cond, &a->lock);
 			continue;
 		}
@@ -101,21 +109,21 @@ static void *writer(void *arg)
 		}
 		a->head = (a->head + (size_t)w) % a->cap;
 		a->fill -= (size_t)w;
+		a->ran_dry = 0;
 	}
 	pthread_mutex_unlock(&a->lock);
 	return NULL;
 }
 
 /* the device's own parameters: our format (plug converts where the device wants another),
- * BUFFER_US of buffer, and playback that starts with the first period written */
+ * BUFFER_US of buffer, and playback that starts once START_US is written */
 static int configure(struct alsa_audio *a)
 {
 	snd_pcm_uframes_t buffer;
 	snd_pcm_hw_params_t *hw;
 	snd_pcm_sw_params_t *sw;
 	int r = snd_pcm_set_params(a->pcm, SND_PCM_FORMAT_S16, SND_PCM_ACCESS_RW_INTERLEAVED,
-				   FFDVB_AUDIO_CHANNELS, a->rate, 1,
-				   a->rate > FFDVB_AUDIO_RATE ? FAST_BUFFER_US : BUFFER_US);
+				   FFDVB_AUDIO_CHANNELS, a->rate, 1, BUFFER_US);
 
 	if (r < 0 || (r = snd_pcm_get_params(a->pcm, &buffer, &a->period)) < 0)
 		return r;
@@ -124,7 +132,8 @@ static int configure(struct alsa_audio *a)
 		a->can_pause = snd_pcm_hw_params_can_pause(hw);
 	snd_pcm_sw_params_alloca(&sw);
 	if ((r = snd_pcm_sw_params_current(a->pcm, sw)) < 0 ||
-	    (r = snd_pcm_sw_params_set_start_threshold(a->pcm, sw, a->period)) < 0 ||
+	    (r = snd_pcm_sw_params_set_start_threshold(a->pcm, sw,
+							 (snd_pcm_uframes_t)a->rate * START_US / 1000000)) < 0 ||
 	    (r = snd_pcm_sw_params(a->pcm, sw)) < 0)
 		return r;
 	return 0;

@@ -9,9 +9,11 @@
 #                                           the capture against ffmpeg's decode (REF scaled to the
 #                                           capture's size: EXPECTED), with ffdvb-play's OSD over it
 #   devices-judge.py sound WAV              the tones qemu's HDA played, in order
-#   devices-judge.py bursts WAV REF [eac3]  IEC 61937 bursts in a sound card's WAV against the
+#   devices-judge.py bursts WAV REF [ac3|eac3 [QEMU-TRACE]]
+#                                           IEC 61937 bursts in a sound card's WAV against the
 #                                           stream's AC-3 (or E-AC-3) frames (vm_devices,
-#                                           vm_eac3_passthrough)
+#                                           vm_eac3_passthrough); with qemu's HDA trace, samples
+#                                           qemu itself dropped are not the guest's dropouts
 #   devices-judge.py match NAME CAPTURE.ppm [--above Y] GOOD.ts OTHER.ts...
 #                                           a screendump taken while GOOD played: one of ffmpeg's
 #                                           pictures of GOOD as the screen shows it, none of OTHER's
@@ -403,7 +405,35 @@ def eac3_frames(data):
 BURSTS = {'ac3': (ac3_frames, 1, 8, 1536, 'AC-3'), 'eac3': (eac3_frames, 21, 1, 6144, 'E-AC-3')}
 
 
-def bursts(path, ref_path, kind='ac3'):
+def rate_of(path):
+    with open(path, 'rb') as f:
+        head = f.read(64)
+    return struct.unpack('<I', head[24:28])[0] if head[:4] == b'RIFF' else 48000
+
+
+def qemu_audio_trace(path, heard_s):
+    """qemu's own record of its HDA (devices-host.sh: -trace hda_audio_running,
+    hda_audio_overrun): the guest's stream restarted while the sound went on (the guest's
+    driver stops it on an underrun: the guest starved the card) and qemu's buffer overruns
+    (its audio timer ran late on a busy host and it dropped what the guest had given in time).
+    (restarts before heard_s seconds after the first start, overruns); (0, 0) without a trace"""
+    starts, overruns = [], 0
+    if not path or not os.path.exists(path):
+        return 0, 0
+    with open(path) as f:
+        for line in f:
+            at, _, event = line.partition(':')
+            if event.startswith('hda_audio_overrun'):
+                overruns += 1
+            elif event.startswith('hda_audio_running') and event.rstrip().endswith('run 1'):
+                starts.append(float(at.partition('@')[2] or 0))
+    restarts = sum(1 for t in starts[1:] if t - starts[0] < heard_s - 0.1) if starts else 0
+    print('figure qemu_hda_restarts %d' % restarts)
+    print('figure qemu_hda_overruns %d' % overruns)
+    return restarts, overruns
+
+
+def bursts(path, ref_path, kind='ac3', trace=None):
     """IEC 61937 bursts in what the sound card played: Pa Pb (F872 4E1F, little-endian words),
     Pc's data type (1 AC-3, 21 E-AC-3), Pd the payload length; each payload (bytes swapped back
     in pairs) against the stream's frames, in order. For AC-3 the card played from the start
@@ -437,15 +467,15 @@ def bursts(path, ref_path, kind='ac3'):
     # walk the bursts: each one the next frame, `step` samples after the previous, or a dropout:
     # the device starved (a stretch of silence, or its buffer heard again: earlier frames
     # repeated) or frames missing
-    last, new, unknown, repeats, skipped, dropouts, off_step = first - 1, 0, 0, 0, 0, 0, 0
-    was_ok = True
+    last, new, unknown, repeats, skipped, off_step = first - 1, 0, 0, 0, 0, 0
+    oks, short = [], []
     for k, (pos, payload) in enumerate(got):
         i = index.get(payload)
         spacing_ok = k == 0 or pos - got[k - 1][0] == step
         off_step += not spacing_ok
-        ok = spacing_ok and i == last + 1
-        dropouts += was_ok and not ok  # a dropout counts once, where it starts
-        was_ok = ok
+        oks.append(spacing_ok and i == last + 1)
+        # the next frame, sooner than `step`: samples the guest gave lost after it (below)
+        short.append(not spacing_ok and pos - got[k - 1][0] < step and i == last + 1)
         if i is None:
             unknown += 1
         elif i <= last:
@@ -454,6 +484,13 @@ def bursts(path, ref_path, kind='ac3'):
             skipped += i - last - 1
             last = i
             new += 1
+    restarts, overruns = qemu_audio_trace(trace, got[-1][0] / rate_of(path) if got else 0)
+    if restarts == 0 and 0 < sum(short) <= overruns:
+        oks = [ok or sh for ok, sh in zip(oks, short)]
+        print('bursts: %d came sooner than %d samples after the previous, each the next frame:'
+              ' samples qemu dropped itself (%d buffer overruns in its trace, the guest\'s stream'
+              ' never restarted), not counted as dropouts' % (sum(short), step, overruns))
+    dropouts = sum(1 for k, ok in enumerate(oks) if not ok and (k == 0 or oks[k - 1]))
     print('bursts: %d in the WAV (stream: %d %s frames, the first heard is frame %d): %d frames'
           ' heard in order, %d of another type, %d payloads not a frame of the stream, %d'
           ' earlier frames heard again, %d frames skipped, %d bursts not %d samples after the'
@@ -530,7 +567,7 @@ def main():
     elif verb == 'tones':
         tones(*sys.argv[2:])
     elif verb == 'bursts':
-        bursts(*sys.argv[2:5])
+        bursts(*sys.argv[2:6])
     else:
         raise SystemExit(__doc__ or 'usage: see the top of devices-judge.py')
     return 1 if failed else 0
