@@ -36,6 +36,8 @@
 #define STC_MASK ((1ull << 33) - 1)
 #define DEFAULT_PERIOD 3600              /* 25 Hz */
 #define DISPLAY_AHEAD_MAX 250000000ull   /* pictures go up at most 250 ms early */
+#define SOUND_START_LEAD_MAX (TICKS_PER_S / 5) /* a start waits for 200 ms of sound at most ... */
+#define SOUND_START_WAIT_NS 1000000000ull   /* ... and for a second at most */
 
 struct pres {
 	struct ffdvb_decoder *dec;
@@ -52,6 +54,7 @@ struct pres {
 
 	/* sound */
 	int audio_started;         /* samples queued since the anchor */
+	uint64_t sound_wait_ns;    /* real time a start began to wait for its lead; 0 = none */
 	int audio_resync;          /* drop sound older than the clock (after a trick mode) */
 	int64_t audio_end_x16;     /* timeline (1/16 tick) just after the last queued sample */
 	int audio_paused;
@@ -379,6 +382,36 @@ static int set_link(struct pres *p, struct dec_stream *s, const struct dec_frame
 	return 1;
 }
 
+/* On a real device the sound starts with what the next pictures cost ready behind it: started
+ * with less, the device runs dry while they go up, since sound is topped up only between
+ * pictures (vm_devices: 96 ms ready, the next picture took 120 ms, and the AC-3 bursts broke).
+ * Until then the start waits and what falls behind the clock is cut (feed_sound's gap rules):
+ * the sound starts a little later, in sync, without a gap. It starts anyway when no more is
+ * coming soon, when the decoder's queue is full, or after SOUND_START_WAIT_NS. */
+static int sound_may_start(struct pres *p, const struct dec_stream *s, int64_t clock)
+{
+	uint64_t now = dec_real_ns();
+
+	if (!p->adaptive || !s->out_tail)
+		return 1;
+	/* twice the slowest recent picture, and half of AUDIO_TARGET */
+	int64_t need = (int64_t)(p->present_ns * 2 * TICKS_PER_S / 1000000000u) +
+		       TICKS_PER_S * 3 / 100;
+	const struct dec_frame *t = s->out_tail;
+	int64_t ready = t->tl + (int64_t)t->frame->nb_samples * X16_PER_SAMPLE / 16 - clock;
+
+	if (need > SOUND_START_LEAD_MAX)
+		need = SOUND_START_LEAD_MAX;
+	if (!p->sound_wait_ns)
+		p->sound_wait_ns = now;
+	if (ready >= need || starved(p->dec, s) || s->out_count >= s->out_max ||
+	    now - p->sound_wait_ns >= SOUND_START_WAIT_NS) {
+		p->sound_wait_ns = 0;
+		return 1;
+	}
+	return 0;
+}
+
 /* Keeps audio_target() samples in the device (as the next unit needs: decoded or bursts);
  * silence fills gaps, overlaps are cut. */
 static void feed_sound(struct pres *p, int64_t clock)
@@ -387,6 +420,8 @@ static void feed_sound(struct pres *p, int64_t clock)
 	size_t queued = ffdvb_output_audio_queued(p->out);
 
 	if (!p->audio_started) {
+		if (!sound_may_start(p, s, clock))
+			return;
 		p->audio_end_x16 = clock * 16;
 		p->audio_started = 1;
 	}
@@ -497,12 +532,14 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	p->clock_valid = 1;
 	p->preroll = 0;
 	p->audio_started = 0;
+	p->sound_wait_ns = 0;
 }
 
 /* drops the sound the device holds; the next samples start from the clock (lock held) */
 static void restart_sound(struct pres *p)
 {
 	p->audio_started = 0;
+	p->sound_wait_ns = 0;
 	pthread_mutex_unlock(&p->dec->lock);
 	ffdvb_output_audio_clear(p->out);
 	pthread_mutex_lock(&p->dec->lock);
@@ -570,8 +607,10 @@ static void apply_state(struct pres *p, uint64_t now)
 		if (pause && !p->st.audio_paused)
 			ffdvb_output_audio_clear(p->out); /* AUDIO_STOP drops what was queued */
 		pthread_mutex_lock(&dec->lock);
-		if (pause && !p->st.audio_paused)
+		if (pause && !p->st.audio_paused) {
 			p->audio_started = 0;
+			p->sound_wait_ns = 0;
+		}
 	}
 }
 
