@@ -468,14 +468,13 @@ def bursts(path, ref_path, kind='ac3', trace=None):
     # the device starved (a stretch of silence, or its buffer heard again: earlier frames
     # repeated) or frames missing
     last, new, unknown, repeats, skipped, off_step = first - 1, 0, 0, 0, 0, 0
-    oks, short = [], []
+    oks, repeated = [], []
     for k, (pos, payload) in enumerate(got):
         i = index.get(payload)
         spacing_ok = k == 0 or pos - got[k - 1][0] == step
         off_step += not spacing_ok
         oks.append(spacing_ok and i == last + 1)
-        # the next frame, sooner than `step`: samples the guest gave lost after it (below)
-        short.append(not spacing_ok and pos - got[k - 1][0] < step and i == last + 1)
+        repeated.append(i is not None and i <= last)
         if i is None:
             unknown += 1
         elif i <= last:
@@ -484,13 +483,23 @@ def bursts(path, ref_path, kind='ac3', trace=None):
             skipped += i - last - 1
             last = i
             new += 1
+    # a dropout is a stretch of bursts not as they should be; one without an earlier frame
+    # heard again, while the guest's stream never restarted, is samples lost after the guest
+    # gave them in time: qemu's, when its trace holds an overrun for it
+    stretches = []
+    for k, ok in enumerate(oks):
+        if not ok and (k == 0 or oks[k - 1]):
+            stretches.append(False)
+        if not ok:
+            stretches[-1] = stretches[-1] or repeated[k]
     restarts, overruns = qemu_audio_trace(trace, got[-1][0] / rate_of(path) if got else 0)
-    if restarts == 0 and 0 < sum(short) <= overruns:
-        oks = [ok or sh for ok, sh in zip(oks, short)]
-        print('bursts: %d came sooner than %d samples after the previous, each the next frame:'
-              ' samples qemu dropped itself (%d buffer overruns in its trace, the guest\'s stream'
-              ' never restarted), not counted as dropouts' % (sum(short), step, overruns))
-    dropouts = sum(1 for k, ok in enumerate(oks) if not ok and (k == 0 or oks[k - 1]))
+    qemu_lost = min(overruns, stretches.count(False)) if restarts == 0 else 0
+    dropouts = len(stretches) - qemu_lost
+    if qemu_lost:
+        print('bursts: %d dropouts without a frame heard again while the guest\'s stream ran on:'
+              ' samples qemu dropped itself (%d buffer overruns in its trace), not counted'
+              % (qemu_lost, overruns))
+    print('figure passthrough_%s_qemu_dropouts %d' % (kind, qemu_lost))
     print('bursts: %d in the WAV (stream: %d %s frames, the first heard is frame %d): %d frames'
           ' heard in order, %d of another type, %d payloads not a frame of the stream, %d'
           ' earlier frames heard again, %d frames skipped, %d bursts not %d samples after the'
