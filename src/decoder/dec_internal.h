@@ -82,6 +82,7 @@ struct dec_stream {
 	/* input (card -> decoding thread) */
 	struct dec_packet *in_head, *in_tail;
 	size_t in_bytes, in_max;
+	int refused;            /* put2 turned a packet away: the card waits for room */
 	int decoding;           /* the thread holds a packet outside the queue */
 	int held;               /* es may hold data that only a drain brings out */
 	int holds;              /* ... and a drain would bring something out (es_holds) */

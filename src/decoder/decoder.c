@@ -173,6 +173,7 @@ int ffdvb_decoder_put2(struct ffdvb_decoder *dec, enum ffdvb_stream which, const
 
 	pthread_mutex_lock(&dec->lock);
 	if (s->in_bytes && s->in_bytes + len > s->in_max) {
+		s->refused = 1;
 		r = -EAGAIN;
 	} else if (!(p = malloc(sizeof(*p) + len))) {
 		r = -ENOMEM;

@@ -168,7 +168,7 @@ void *dec_stream_main(void *arg)
 		int key_only = s->key_only;
 		int live = dec->state.live;
 		unsigned int pass = s->pass;
-		int ended = 0;
+		int ended = 0, wake;
 
 		if (!p)
 			break;
@@ -188,8 +188,15 @@ void *dec_stream_main(void *arg)
 		s->reset_pending = 0;
 		s->held = !p->raw_still; /* es_feed_raw drains by itself, so does an end code */
 		s->decoding = 1;
+		/* Room goes to the card only once it was refused, and when half the queue is free:
+		   one wake-up (eventfd write, loop wake, update) per packet cost more CPU than the
+		   packet's parse; the card then hands over many packets at once */
+		wake = s->refused && s->in_bytes <= s->in_max / 2;
+		if (wake)
+			s->refused = 0;
 		pthread_mutex_unlock(&dec->lock);
-		dec_wake(dec); /* room in the input queue */
+		if (wake)
+			dec_wake(dec);
 		if (reset)
 			es_reset(s->es);
 		if (key_only != s->key_only_applied) {
