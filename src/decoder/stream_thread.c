@@ -74,7 +74,7 @@ static void on_frame(void *ctx, AVFrame *frame, const struct es_frame_info *info
 		s->await_key = 0;
 	}
 	while (!dec->quit && s->serial == fc->serial && s->out_count >= s->out_max)
-		pthread_cond_wait(&dec->cond_out, &dec->lock);
+		pthread_cond_wait(&s->cond_out, &dec->lock);
 	if (dec->quit || s->serial != fc->serial || !(df = calloc(1, sizeof(*df)))) {
 		pthread_mutex_unlock(&dec->lock);
 		av_frame_free(&frame);
@@ -143,7 +143,7 @@ static struct dec_packet *next_packet(struct dec_stream *s)
 			struct timespec ts;
 
 			deadline_in(&ts, DRAIN_AFTER_NS);
-			if (pthread_cond_timedwait(&dec->cond_in, &dec->lock, &ts) == ETIMEDOUT &&
+			if (pthread_cond_timedwait(&s->cond_in, &dec->lock, &ts) == ETIMEDOUT &&
 			    !s->in_head && !dec->quit)
 				return &drain_marker;
 			continue;
@@ -151,7 +151,7 @@ static struct dec_packet *next_packet(struct dec_stream *s)
 		if (!s->starved_since)
 			s->starved_since = dec_real_ns();
 		pthread_cond_broadcast(&dec->cond_pres); /* the presenter may wait for starvation */
-		pthread_cond_wait(&dec->cond_in, &dec->lock);
+		pthread_cond_wait(&s->cond_in, &dec->lock);
 	}
 }
 
