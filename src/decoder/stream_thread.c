@@ -219,6 +219,13 @@ void *dec_stream_main(void *arg)
 		}
 		free(p);
 		pthread_mutex_lock(&dec->lock);
+		if (!s->in_head && !ended) {
+			/* nothing to decode meanwhile: the pictures the deinterlacer's thread is
+			   filtering go out before the wait, as soon as without that thread */
+			pthread_mutex_unlock(&dec->lock);
+			es_settle(s->es);
+			pthread_mutex_lock(&dec->lock);
+		}
 		es_get_stats(s->es, &s->es_stats);
 		if (ended && s->serial == fc.serial) {
 			/* the sequence ended: shown now, not after DRAIN_AFTER_NS; what follows
