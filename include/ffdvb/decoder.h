@@ -8,9 +8,9 @@
  * the picture on screen) for DMX_GET_STC.
  *
  * Flow control: each stream's input queue is small; ffdvb_decoder_put() refuses (-EAGAIN) when
- * it is full, and the decoder's wake-up file (ffdvb_decoder_wake_fd) becomes readable when
- * there is room again, so the card's rings (and the writers behind them) drain at presentation
- * pace.
+ * it is full, and the decoder's wake-up file (ffdvb_decoder_wake_fd) becomes readable once half
+ * of a queue that refused a packet is free again, so the card's rings (and the writers behind
+ * them) drain at presentation pace.
  *
  * Threads: the card calls everything from its event loop thread, which also watches the
  * wake-up file; the decoder's threads only write to that file. */

@@ -82,6 +82,10 @@ struct dec_stream {
 	/* input (card -> decoding thread) */
 	struct dec_packet *in_head, *in_tail;
 	size_t in_bytes, in_max;
+	int refused;            /* put2 turned a packet away: the card waits for room */
+	/* the stream's own: a packet or a frame of the other stream wakes nothing here */
+	pthread_cond_t cond_in;  /* input, clear, state, quit */
+	pthread_cond_t cond_out; /* room in the decoded queue, clear, quit */
 	int decoding;           /* the thread holds a packet outside the queue */
 	int held;               /* es may hold data that only a drain brings out */
 	int holds;              /* ... and a drain would bring something out (es_holds) */
@@ -111,8 +115,6 @@ struct dec_stream {
 struct ffdvb_decoder {
 	struct ffdvb_decoder_config cfg;
 	pthread_mutex_t lock;
-	pthread_cond_t cond_in;    /* decoding threads: input, clear, quit */
-	pthread_cond_t cond_out;   /* decoding threads: room in the decoded queue */
 	pthread_cond_t cond_pres;  /* presenter: frames, state, OSD, quit */
 	int quit;
 	struct dec_stream st[FFDVB_STREAM_COUNT];

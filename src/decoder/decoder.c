@@ -76,8 +76,10 @@ static void stop_threads(struct ffdvb_decoder *dec)
 {
 	pthread_mutex_lock(&dec->lock);
 	dec->quit = 1;
-	pthread_cond_broadcast(&dec->cond_in);
-	pthread_cond_broadcast(&dec->cond_out);
+	for (int i = 0; i < FFDVB_STREAM_COUNT; i++) {
+		pthread_cond_broadcast(&dec->st[i].cond_in);
+		pthread_cond_broadcast(&dec->st[i].cond_out);
+	}
 	pthread_cond_broadcast(&dec->cond_pres);
 	pthread_mutex_unlock(&dec->lock);
 	for (int i = 0; i < FFDVB_STREAM_COUNT; i++)
@@ -98,9 +100,9 @@ void ffdvb_decoder_free(struct ffdvb_decoder *dec)
 		dec_packet_list_free(s->in_head);
 		dec_frame_list_free(s->out_head);
 		es_free(s->es);
+		pthread_cond_destroy(&s->cond_in);
+		pthread_cond_destroy(&s->cond_out);
 	}
-	pthread_cond_destroy(&dec->cond_in);
-	pthread_cond_destroy(&dec->cond_out);
 	pthread_cond_destroy(&dec->cond_pres);
 	pthread_mutex_destroy(&dec->lock);
 	if (dec->wake_fd >= 0)
@@ -120,8 +122,10 @@ struct ffdvb_decoder *ffdvb_decoder_new(const struct ffdvb_decoder_config *cfg)
 	dec->cfg = *cfg;
 	dec->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	pthread_mutex_init(&dec->lock, NULL);
-	pthread_cond_init(&dec->cond_in, NULL);
-	pthread_cond_init(&dec->cond_out, NULL);
+	for (int i = 0; i < FFDVB_STREAM_COUNT; i++) {
+		pthread_cond_init(&dec->st[i].cond_in, NULL);
+		pthread_cond_init(&dec->st[i].cond_out, NULL);
+	}
 	pthread_cond_init(&dec->cond_pres, NULL);
 	dec->state.av_sync = 1;
 	dec->state.volume_left = dec->state.volume_right = 255;
@@ -173,6 +177,7 @@ int ffdvb_decoder_put2(struct ffdvb_decoder *dec, enum ffdvb_stream which, const
 
 	pthread_mutex_lock(&dec->lock);
 	if (s->in_bytes && s->in_bytes + len > s->in_max) {
+		s->refused = 1;
 		r = -EAGAIN;
 	} else if (!(p = malloc(sizeof(*p) + len))) {
 		r = -ENOMEM;
@@ -191,7 +196,7 @@ int ffdvb_decoder_put2(struct ffdvb_decoder *dec, enum ffdvb_stream which, const
 		s->in_bytes += len;
 		s->starved_since = 0;
 		s->ended = 0;
-		pthread_cond_broadcast(&dec->cond_in);
+		pthread_cond_broadcast(&s->cond_in);
 	}
 	pthread_mutex_unlock(&dec->lock);
 	return r;
@@ -226,8 +231,8 @@ static void clear_locked(struct ffdvb_decoder *dec, struct dec_stream *s)
 	s->holds = 0;
 	s->ended = 0;
 	s->await_key = 0;
-	pthread_cond_broadcast(&dec->cond_in);
-	pthread_cond_broadcast(&dec->cond_out);
+	pthread_cond_broadcast(&s->cond_in);
+	pthread_cond_broadcast(&s->cond_out);
 	pthread_cond_broadcast(&dec->cond_pres);
 }
 
@@ -270,7 +275,9 @@ void ffdvb_decoder_set_state(struct ffdvb_decoder *dec, const struct ffdvb_decod
 		dec->state_serial++;
 		dec->st[FFDVB_STREAM_VIDEO].key_only = st->fast;
 		pthread_cond_broadcast(&dec->cond_pres);
-		pthread_cond_broadcast(&dec->cond_in); /* a thread waiting out a freeze may drain */
+		/* a thread waiting out a freeze may drain */
+		for (int i = 0; i < FFDVB_STREAM_COUNT; i++)
+			pthread_cond_broadcast(&dec->st[i].cond_in);
 	}
 	pthread_mutex_unlock(&dec->lock);
 }

@@ -98,6 +98,7 @@ int es_feed_pes(struct es *es, const uint8_t *pkt, size_t len, es_frame_fn cb, v
 
 	es->cb = cb;
 	es->cb_ctx = ctx;
+	es_deint_poll(es); /* the pictures the filter finished meanwhile */
 	es->st.pes_packets++;
 	hlen = ffdvb_pes_header_parse(pkt, len, &h);
 	/* the card's packets are whole: a length that disagrees means a damaged packet */
@@ -138,6 +139,11 @@ void es_drain(struct es *es, es_frame_fn cb, void *ctx)
 	else
 		es_audio_drain(es);
 	es->preview_due = 1; /* the decoder starts again from a key picture */
+}
+
+void es_settle(struct es *es)
+{
+	es_deint_settle(es);
 }
 
 int es_feed_raw(struct es *es, const uint8_t *data, size_t len, int64_t pts, es_frame_fn cb,

@@ -11,6 +11,7 @@ foreach(_es_lib avcodec avformat avutil swresample avfilter swscale)
 endforeach()
 unset(_es_lib)
 unset(_es_var)
+find_package(Threads REQUIRED)
 
 add_library(ffdvb_es STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/es.c
@@ -24,4 +25,4 @@ add_library(ffdvb_es STATIC
 target_include_directories(ffdvb_es
   PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(ffdvb_es PUBLIC ffdvb_log ffdvb_pes PkgConfig::AVCODEC PkgConfig::AVUTIL
-  PkgConfig::AVFORMAT PkgConfig::SWRESAMPLE PkgConfig::AVFILTER PkgConfig::SWSCALE m)
+  PkgConfig::AVFORMAT PkgConfig::SWRESAMPLE PkgConfig::AVFILTER PkgConfig::SWSCALE Threads::Threads m)

@@ -86,7 +86,9 @@ struct es *es_new(const struct es_config *cfg);
 void es_free(struct es *es);
 
 /* Feeds one repacked PES packet (00 00 01 <id> ...); frames decoded from it go to cb before the
- * call returns. Returns 0 (also when the packet was skipped as bad; see stats), or 1 when the
+ * call returns, but for the pictures of the deinterlacer's last one, which its own thread
+ * filters while this one goes on: they go to cb at the next call, es_settle or es_drain
+ * (es_deint.c). Returns 0 (also when the packet was skipped as bad; see stats), or 1 when the
  * video payload ended with the codec's end of sequence or of stream (es_video.c): then what
  * the parser and decoder held came out as by es_drain, and the pictures after it up to a key
  * frame may lack their references. */
@@ -96,6 +98,10 @@ int es_feed_pes(struct es *es, const uint8_t *pkt, size_t len, es_frame_fn cb, v
  * the given pts (AV_NOPTS_VALUE if none), then drains so that its picture comes out now. */
 int es_feed_raw(struct es *es, const uint8_t *data, size_t len, int64_t pts, es_frame_fn cb,
 		void *ctx);
+
+/* The pictures the deinterlacer's thread is filtering go to the last feed's cb now: before
+ * waiting for more data. */
+void es_settle(struct es *es);
 
 /* Drains: what the parser and decoder hold comes out (end of data, still pictures). The
  * stream continues normally afterwards. */

@@ -186,6 +186,11 @@ void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info)
 /* One picture deinterlaced on its own (bwdif at frame rate, this picture as its own
  * neighbours): a new frame, or NULL. */
 AVFrame *es_deint_alone(AVFrame *f);
+/* The pictures the filter's thread has finished go out, if it is done (the stream's thread,
+ * at each packet). */
+void es_deint_poll(struct es *es);
+/* ... and those it is still filtering, once it is done (es_settle) */
+void es_deint_settle(struct es *es);
 /* End of data: the frames the filter holds come out, then the filter is freed. */
 void es_deint_drain(struct es *es);
 void es_deint_free(struct es *es);

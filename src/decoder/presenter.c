@@ -112,7 +112,7 @@ static struct dec_frame *pop(struct dec_stream *s)
 		s->out_tail = NULL;
 	f->next = NULL;
 	s->out_count -= dec_frame_weight(s->which, f->frame, &f->info);
-	pthread_cond_broadcast(&s->dec->cond_out);
+	pthread_cond_broadcast(&s->cond_out);
 	return f;
 }
 

@@ -74,7 +74,7 @@ static void on_frame(void *ctx, AVFrame *frame, const struct es_frame_info *info
 		s->await_key = 0;
 	}
 	while (!dec->quit && s->serial == fc->serial && s->out_count >= s->out_max)
-		pthread_cond_wait(&dec->cond_out, &dec->lock);
+		pthread_cond_wait(&s->cond_out, &dec->lock);
 	if (dec->quit || s->serial != fc->serial || !(df = calloc(1, sizeof(*df)))) {
 		pthread_mutex_unlock(&dec->lock);
 		av_frame_free(&frame);
@@ -143,7 +143,7 @@ static struct dec_packet *next_packet(struct dec_stream *s)
 			struct timespec ts;
 
 			deadline_in(&ts, DRAIN_AFTER_NS);
-			if (pthread_cond_timedwait(&dec->cond_in, &dec->lock, &ts) == ETIMEDOUT &&
+			if (pthread_cond_timedwait(&s->cond_in, &dec->lock, &ts) == ETIMEDOUT &&
 			    !s->in_head && !dec->quit)
 				return &drain_marker;
 			continue;
@@ -151,7 +151,7 @@ static struct dec_packet *next_packet(struct dec_stream *s)
 		if (!s->starved_since)
 			s->starved_since = dec_real_ns();
 		pthread_cond_broadcast(&dec->cond_pres); /* the presenter may wait for starvation */
-		pthread_cond_wait(&dec->cond_in, &dec->lock);
+		pthread_cond_wait(&s->cond_in, &dec->lock);
 	}
 }
 
@@ -168,7 +168,7 @@ void *dec_stream_main(void *arg)
 		int key_only = s->key_only;
 		int live = dec->state.live;
 		unsigned int pass = s->pass;
-		int ended = 0;
+		int ended = 0, wake;
 
 		if (!p)
 			break;
@@ -188,8 +188,15 @@ void *dec_stream_main(void *arg)
 		s->reset_pending = 0;
 		s->held = !p->raw_still; /* es_feed_raw drains by itself, so does an end code */
 		s->decoding = 1;
+		/* Room goes to the card only once it was refused, and when half the queue is free:
+		   one wake-up (eventfd write, loop wake, update) per packet cost more CPU than the
+		   packet's parse; the card then hands over many packets at once */
+		wake = s->refused && s->in_bytes <= s->in_max / 2;
+		if (wake)
+			s->refused = 0;
 		pthread_mutex_unlock(&dec->lock);
-		dec_wake(dec); /* room in the input queue */
+		if (wake)
+			dec_wake(dec);
 		if (reset)
 			es_reset(s->es);
 		if (key_only != s->key_only_applied) {
@@ -212,6 +219,13 @@ void *dec_stream_main(void *arg)
 		}
 		free(p);
 		pthread_mutex_lock(&dec->lock);
+		if (!s->in_head && !ended) {
+			/* nothing to decode meanwhile: the pictures the deinterlacer's thread is
+			   filtering go out before the wait, as soon as without that thread */
+			pthread_mutex_unlock(&dec->lock);
+			es_settle(s->es);
+			pthread_mutex_lock(&dec->lock);
+		}
 		es_get_stats(s->es, &s->es_stats);
 		if (ended && s->serial == fc.serial) {
 			/* the sequence ended: shown now, not after DRAIN_AFTER_NS; what follows
