@@ -24,8 +24,8 @@
 #define AUDIO_TARGET_MAX (FFDVB_AUDIO_RATE / 2) /* ... at most, however slow the pictures are */
 /* ... and at least this for IEC 61937 bursts: a starved device breaks the burst stream, and the
    receiver mutes for a frame or more to find it again, where decoded sound would only click;
-   volume does not touch bursts, so the longer lead only delays mute (200 ms, as the device's
-   own buffer for E-AC-3 in alsa_audio.c) */
+   volume does not touch bursts, so the longer lead only delays mute (200 ms: all of it fits in
+   the device's buffer, alsa_audio.c) */
 #define AUDIO_TARGET_BURSTS (FFDVB_AUDIO_RATE / 5)
 #define X16_PER_SAMPLE 30                /* audio positions in 1/16 ticks: 48 kHz = 1.875 ticks */
 #define AUDIO_GAP_FILL (TICKS_PER_S * 2) /* gaps up to this are played as silence */
@@ -412,6 +412,13 @@ static int sound_may_start(struct pres *p, const struct dec_stream *s, int64_t c
 	return 0;
 }
 
+/* the next sound starts from the clock, after its own wait for a lead (sound_may_start) */
+static void sound_unstarted(struct pres *p)
+{
+	p->audio_started = 0;
+	p->sound_wait_ns = 0;
+}
+
 /* Keeps audio_target() samples in the device (as the next unit needs: decoded or bursts);
  * silence fills gaps, overlaps are cut. */
 static void feed_sound(struct pres *p, int64_t clock)
@@ -531,15 +538,13 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	p->anchor_ns = now;
 	p->clock_valid = 1;
 	p->preroll = 0;
-	p->audio_started = 0;
-	p->sound_wait_ns = 0;
+	sound_unstarted(p);
 }
 
 /* drops the sound the device holds; the next samples start from the clock (lock held) */
 static void restart_sound(struct pres *p)
 {
-	p->audio_started = 0;
-	p->sound_wait_ns = 0;
+	sound_unstarted(p);
 	pthread_mutex_unlock(&p->dec->lock);
 	ffdvb_output_audio_clear(p->out);
 	pthread_mutex_lock(&p->dec->lock);
@@ -607,10 +612,8 @@ static void apply_state(struct pres *p, uint64_t now)
 		if (pause && !p->st.audio_paused)
 			ffdvb_output_audio_clear(p->out); /* AUDIO_STOP drops what was queued */
 		pthread_mutex_lock(&dec->lock);
-		if (pause && !p->st.audio_paused) {
-			p->audio_started = 0;
-			p->sound_wait_ns = 0;
-		}
+		if (pause && !p->st.audio_paused)
+			sound_unstarted(p);
 	}
 }
 
