@@ -430,6 +430,15 @@ kill "$ddpid"
 i=0; while alive "$ddpid" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 ! alive "$ddpid"
 check $? "remote: dvbv5-daemon exits on SIGTERM (ffdvbd holds no idle connection)"
+if alive "$ddpid"; then # who holds it: a connection of ours, or one of its own threads
+  echo "    tcp to :$port: $(ss -tnH state established "( sport = :$port or dport = :$port )" | wc -l)"
+  "$bin/ffdvbctl" --adapter 2 status --json 2>&1 | grep -o '"connected":[a-z]*,"open_files":[0-9]*'
+  for t in /proc/"$ddpid"/task/*; do
+    echo "    dvbv5-daemon thread ${t##*/}: $(awk '{print $3}' "$t/stat") $(cat "$t/wchan")" \
+      "$(tr '\n' ' ' < "$t/stack" 2> /dev/null | cut -c1-200)"
+  done
+  tail -n 5 "$out/dvbv5-daemon.log" | sed 's/^/    dvbv5-daemon: /'
+fi
 alive "$ddpid" && kill -9 "$ddpid"
 wait "$ddpid" 2> /dev/null
 [ "$(python3 "$py" open /dev/dvb/adapter2)" = ENODEV ]

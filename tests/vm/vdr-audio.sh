@@ -68,7 +68,7 @@ for want in 'AUDIO_SET_MIXER' 'AUDIO_CLEAR_BUFFER'; do
 	grep -qF "$want" "$out/trace.log"
 	check $? "trace: VDR called $want"
 done
-errs=$(grep -c 'ERROR' "$syslog")
+errs=$(vdr_log_errors)
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 vdr_env_stop

@@ -102,7 +102,7 @@ replay() {
 replay H264-AAC h264 aac 440 HEVC-EAC3
 replay HEVC-EAC3 hevc eac3 1000 H264-AAC
 capture_expect tones 440 1000
-errs=$(grep -c 'ERROR' "$syslog")
+errs=$(vdr_log_errors)
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 vdr_stop

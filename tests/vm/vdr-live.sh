@@ -150,7 +150,7 @@ ctl status > "$out/status-live.txt" 2>&1
 na=$(grep -c 'TS packet(s) not accepted in Transfer Mode' "$syslog")
 [ "$na" = 0 ]
 check $? "vdr: no 'TS packet(s) not accepted in Transfer Mode' ($na)"
-errs=$(grep -c 'ERROR' "$syslog")
+errs=$(vdr_log_errors)
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 

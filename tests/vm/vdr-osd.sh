@@ -98,8 +98,8 @@ if [ -n "${VDR_DAEMON_RUN_AS:-}" ]; then
 	grep -q "callers' memory is not readable" "$out/ffdvbd.log"
 	check $? "daemon: dropped to $VDR_DAEMON_RUN_AS, VDR's payloads through CUSE retries"
 fi
-grep -q 'ERROR' "$syslog"
-[ $? != 0 ]
-check $? "vdr: no ERROR lines in its log ($(grep -c ERROR "$syslog"))"
+errs=$(vdr_log_errors)
+[ "$errs" = 0 ]
+check $? "vdr: no ERROR lines in its log ($errs)"
 kill "$syslogd" 2> /dev/null
 finish

@@ -72,7 +72,7 @@ check $? "pictures: $pm_shown of $pm_total shown (at least 95%), in order, each 
 # draining until VDR stops the replay)
 [ "$pm_last" -ge $((pictures - 2)) ]
 check $? "end of recording: the last picture shown is number $pm_last of $pictures"
-errs=$(grep -c 'ERROR' "$syslog")
+errs=$(vdr_log_errors)
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 

@@ -192,7 +192,7 @@ awk 'NR == FNR { a[$1] = $3; b[$1] = $5; stc[$1] = $4; order[++n] = $1; next }
 		printf "%s stc %d pts %d\n", p, stc[p], best; if (bd < 0 || bd > 3600) bad++ }
 	      exit bad > 0 }' "$phases" "$out/positions.txt" > "$out/stc-vs-picture.txt"
 check $? "DMX_GET_STC: the PTS of the picture on screen after each phase, within a frame ($(awk '{ d = $3 - $5; if (d < 0) d = -d; if (d > 3600) n++ } END { print n + 0 }' "$out/stc-vs-picture.txt") of $(wc -l < "$phases") off)"
-errs=$(grep -c 'ERROR' "$syslog")
+errs=$(vdr_log_errors)
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 

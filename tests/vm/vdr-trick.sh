@@ -94,9 +94,9 @@ svdrp HITK Stop
 wait_log 100 'dvbplayer thread ended'
 check $? "Stop: the replay ended"
 sleep 1
-grep -q 'ERROR' "$syslog"
-[ $? != 0 ]
-check $? "vdr: no ERROR lines in its log ($(grep -c ERROR "$syslog"))"
+errs=$(vdr_log_errors)
+[ "$errs" = 0 ]
+check $? "vdr: no ERROR lines in its log ($errs)"
 vdr_stop
 for want in 'VIDEO_SLOWMOTION(1) = 0' 'VIDEO_SLOWMOTION(2) = 0' 'VIDEO_STILLPICTURE' \
 	    'VIDEO_CLEAR_BUFFER' 'AUDIO_SET_MUTE(1) = 0' 'VIDEO_STOP(1) = 0'; do

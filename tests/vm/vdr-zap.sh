@@ -141,7 +141,7 @@ if [ -n "$capture" ]; then
 fi
 errors=$(jget decoder.decode_errors)
 echo "NOTE: decoder.decode_errors $errors (a zap may cut a unit)"
-errs=$(grep -c 'ERROR' "$syslog")
+errs=$(vdr_log_errors)
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 vdr_stop

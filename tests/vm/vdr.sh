@@ -156,7 +156,7 @@ sleep 1
 grep -q 'ERROR: stc' "$syslog"
 [ $? != 0 ]
 check $? "vdr: no 'ERROR: stc' (DMX_GET_STC answered)"
-errs=$(grep -c 'ERROR' "$syslog")
+errs=$(vdr_log_errors)
 [ "$errs" = 0 ]
 check $? "vdr: no ERROR lines in its log ($errs)"
 
