@@ -195,6 +195,10 @@ static void data_arrived(void *opaque, int uid, int result, const uint8_t *data,
 	}
 	if (!len || !rf->buf.data)
 		return;
+	if (rf->sections && !ffdvb_section_matches(&rf->match, data, len)) {
+		remote_tuner_of(rf)->stale_sections++;
+		return;
+	}
 	size_t before = rf->buf.len;
 
 	ffdvb_dmxbuf_write2(&rf->buf, data, len, NULL, 0); /* -EOVERFLOW when it does not fit */
@@ -423,6 +427,8 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 		/* there is no DMX_START in the protocol: the filter starts now, its sections may
 		 * come before the reply */
 		rf->sections = 1;
+		ffdvb_section_match_prepare(&rf->match, p->filter.filter, p->filter.mask,
+					    p->filter.mode);
 		r = dvbv5_wire_dmx_set_section_filter(w, rf->uid, p->pid, DMX_FILTER_SIZE,
 						      p->filter.filter, p->filter.mask,
 						      p->filter.mode,
@@ -567,11 +573,12 @@ static int remote_status_json(struct ffdvb_tuner *t, char *buf, size_t len)
 	n = snprintf(buf, len,
 			"{\"spec\":\"%s\",\"present\":%s,\"locked\":%s,\"host\":\"%s\",\"port\":%d,"
 			"\"adapter\":%u,\"connected\":%s,\"open_files\":%u,\"disconnected_files\":%u,"
-			"\"opens\":%lu,\"disconnects\":%lu,\"data_dropped\":%lu}",
+			"\"opens\":%lu,\"disconnects\":%lu,\"data_dropped\":%lu,\"stale_sections\":%lu}",
 			spec, rt->present ? "true" : "false",
 			rt->present && rt->locked ? "true" : "false", host, rt->port,
 			rt->adapter, rt->w ? "true" : "false", nfiles, gone, rt->opens,
-			rt->disconnects, rt->dropped + (rt->w ? dvbv5_wire_dropped(rt->w) : 0UL));
+			rt->disconnects, rt->dropped + (rt->w ? dvbv5_wire_dropped(rt->w) : 0UL),
+			rt->stale_sections);
 	pthread_mutex_unlock(&rt->lock);
 	return n;
 }

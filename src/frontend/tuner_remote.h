@@ -72,6 +72,7 @@ struct remote_tuner {
 	struct remote_fe_log fe;
 	int present, locked;
 	unsigned long opens, disconnects, dropped;
+	unsigned long stale_sections; /* sections of a replaced filter, not handed out */
 };
 
 struct remote_file {
@@ -89,6 +90,9 @@ struct remote_file {
 	/* section filter: one read gives at most one of the daemon's reads (a section), as the
 	 * client's read of the real demux would; libdvbv5 parses one section per read */
 	int sections;
+	/* the filter's match: the daemon may still send a section of the filter this one
+	 * replaced (its reader thread read it first), which a real demux never hands out */
+	struct ffdvb_section_match match;
 	uint32_t frames[REMOTE_FRAMES];
 	unsigned int fr_head, fr_len;
 	int err; /* the daemon's read error, reported once */

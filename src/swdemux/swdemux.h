@@ -117,6 +117,17 @@ size_t ffdvb_swdemux_buffered(const struct ffdvb_swdemux_out *o); /* bytes waiti
 uint32_t ffdvb_swdemux_timeout_ms(const struct ffdvb_swdemux_out *o);
 void ffdvb_swdemux_expire(struct ffdvb_swdemux_out *o);
 
+/* dvb_demux's section filter match, for sections that come from elsewhere too (a remote
+ * daemon's demux may hand over a section of the filter it just replaced). filter, mask and
+ * mode are DMX_SET_FILTER's 16-byte arrays. */
+struct ffdvb_section_match {
+	uint8_t value[18], mask_eq[18], mask_neq[18]; /* over the first 18 section bytes */
+	int check_neq;
+};
+void ffdvb_section_match_prepare(struct ffdvb_section_match *m, const uint8_t *filter,
+				 const uint8_t *mask, const uint8_t *mode);
+int ffdvb_section_matches(const struct ffdvb_section_match *m, const uint8_t *sec, size_t len);
+
 /* CRC-32/MPEG-2 (poly 0x04C11DB7, init 0xFFFFFFFF, no reflection): 0 over a whole section
  * with its CRC_32 field means intact. Own copy so that the fuzz builds need no libdvbv5. */
 uint32_t ffdvb_crc32_mpeg(const uint8_t *data, size_t len);

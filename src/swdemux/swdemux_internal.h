@@ -30,9 +30,7 @@ struct ffdvb_swdemux_out {
 	struct ffdvb_dmx_pes_filter_params pes;
 	uint16_t pids[FFDVB_SWDEMUX_MAX_PIDS];
 	int npids;
-	/* section filter: dvb_demux's match arrays over the first 18 section bytes */
-	uint8_t value[18], mask_eq[18], mask_neq[18];
-	int check_neq;
+	struct ffdvb_section_match match; /* the section filter's */
 	int got_section;
 	struct swsec asm_; /* reassembly of the filter's PID */
 	/* dmxdev's read_sec: bytes of the section still to hand out (<= 0: header pending) */

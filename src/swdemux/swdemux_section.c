@@ -22,45 +22,48 @@ uint32_t ffdvb_crc32_mpeg(const uint8_t *data, size_t len)
  * length bytes are never compared); its mode bit 1 means "must differ" (dmxdev inverts the
  * mode, dvb_demux then needs all "equal" bits to match and, if there are any "differ" bits,
  * at least one of them to differ). */
+void ffdvb_section_match_prepare(struct ffdvb_section_match *m, const uint8_t *filter,
+				 const uint8_t *mask, const uint8_t *mode)
+{
+	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < FFDVB_DMX_FILTER_SIZE; i++) {
+		int at = i ? i + 2 : 0;
+
+		m->value[at] = filter[i];
+		m->mask_eq[at] = mask[i] & (uint8_t)~mode[i];
+		m->mask_neq[at] = mask[i] & mode[i];
+		m->check_neq |= m->mask_neq[at] != 0;
+	}
+}
+
+int ffdvb_section_matches(const struct ffdvb_section_match *m, const uint8_t *sec, size_t len)
+{
+	uint8_t neq = 0;
+
+	for (size_t i = 0; i < sizeof(m->value); i++) {
+		uint8_t x = m->value[i] ^ (i < len ? sec[i] : 0);
+
+		if (m->mask_eq[i] & x)
+			return 0;
+		neq |= m->mask_neq[i] & x;
+	}
+	return !m->check_neq || neq;
+}
+
 void swsec_prepare(struct ffdvb_swdemux_out *o)
 {
 	const struct ffdvb_dmx_filter *f = &o->sct.filter;
 
-	memset(o->value, 0, sizeof(o->value));
-	memset(o->mask_eq, 0, sizeof(o->mask_eq));
-	memset(o->mask_neq, 0, sizeof(o->mask_neq));
-	o->check_neq = 0;
-	for (int i = 0; i < FFDVB_DMX_FILTER_SIZE; i++) {
-		int at = i ? i + 2 : 0;
-
-		o->value[at] = f->filter[i];
-		o->mask_eq[at] = f->mask[i] & (uint8_t)~f->mode[i];
-		o->mask_neq[at] = f->mask[i] & f->mode[i];
-		o->check_neq |= o->mask_neq[at] != 0;
-	}
+	ffdvb_section_match_prepare(&o->match, f->filter, f->mask, f->mode);
 	memset(&o->asm_, 0, sizeof(o->asm_));
 	o->asm_.cc = -1;
-}
-
-static int section_matches(const struct ffdvb_swdemux_out *o, const uint8_t *sec, size_t len)
-{
-	uint8_t neq = 0;
-
-	for (size_t i = 0; i < sizeof(o->value); i++) {
-		uint8_t x = o->value[i] ^ (i < len ? sec[i] : 0);
-
-		if (o->mask_eq[i] & x)
-			return 0;
-		neq |= o->mask_neq[i] & x;
-	}
-	return !o->check_neq || neq;
 }
 
 static void section_done(struct ffdvb_swdemux_out *o, const uint8_t *sec, size_t len)
 {
 	struct ffdvb_swdemux_stats *st = &o->dmx->stats;
 
-	if (o->state != SWOUT_GO || !section_matches(o, sec, len))
+	if (o->state != SWOUT_GO || !ffdvb_section_matches(&o->match, sec, len))
 		return;
 	/* dvb_demux checks the CRC only of sections with section_syntax_indicator */
 	if ((o->sct.flags & FFDVB_DMX_CHECK_CRC) && (sec[1] & 0x80) &&
