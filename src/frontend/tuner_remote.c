@@ -195,8 +195,9 @@ static void data_arrived(void *opaque, int uid, int result, const uint8_t *data,
 	}
 	if (!len || !rf->buf.data)
 		return;
-	if (rf->sections && !ffdvb_section_matches(&rf->match, data, len)) {
-		remote_tuner_of(rf)->stale_sections++;
+	if (rf->base.dev == FFDVB_TUNER_DEMUX &&
+	    (!rf->accepting || (rf->sections && !ffdvb_section_matches(&rf->match, data, len)))) {
+		remote_tuner_of(rf)->stale_frames++;
 		return;
 	}
 	size_t before = rf->buf.len;
@@ -214,6 +215,14 @@ static void data_arrived(void *opaque, int uid, int result, const uint8_t *data,
 static void frames_clear(struct remote_file *rf)
 {
 	rf->fr_head = rf->fr_len = 0;
+}
+
+/* dmxdev's flush when a filter starts or stops: nothing of the old filter is read after it */
+static void filter_changes(struct remote_file *rf, int accepting)
+{
+	ffdvb_dmxbuf_flush(&rf->buf);
+	frames_clear(rf);
+	rf->accepting = accepting;
 }
 
 /* reads up to len bytes, not past the end of the oldest section */
@@ -413,6 +422,7 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 		if (rf->base.dev == FFDVB_TUNER_DVR)
 			return -ENOTTY;
 		/* libdvbv5 starts the filter at once (DMX_IMMEDIATE_START implied) */
+		filter_changes(rf, 1);
 		rf->sections = 0;
 		r = dvbv5_wire_dmx_set_pesfilter(w, rf->uid, p->pid, p->pes_type, p->output, 0);
 		break;
@@ -426,6 +436,7 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 			return -ENOTTY;
 		/* there is no DMX_START in the protocol: the filter starts now, its sections may
 		 * come before the reply */
+		filter_changes(rf, 1);
 		rf->sections = 1;
 		ffdvb_section_match_prepare(&rf->match, p->filter.filter, p->filter.mask,
 					    p->filter.mode);
@@ -436,6 +447,7 @@ static int demux_ioctl(struct remote_file *rf, struct ffdvb_ioctl *io)
 		break;
 	}
 	case DMX_STOP:
+		filter_changes(rf, 0);
 		r = remote_gone(rf, dvbv5_wire_dmx_stop(w, rf->uid));
 		rf->filter_set = 0;
 		return r < 0 ? r : 0;
@@ -573,12 +585,12 @@ static int remote_status_json(struct ffdvb_tuner *t, char *buf, size_t len)
 	n = snprintf(buf, len,
 			"{\"spec\":\"%s\",\"present\":%s,\"locked\":%s,\"host\":\"%s\",\"port\":%d,"
 			"\"adapter\":%u,\"connected\":%s,\"open_files\":%u,\"disconnected_files\":%u,"
-			"\"opens\":%lu,\"disconnects\":%lu,\"data_dropped\":%lu,\"stale_sections\":%lu}",
+			"\"opens\":%lu,\"disconnects\":%lu,\"data_dropped\":%lu,\"stale_frames\":%lu}",
 			spec, rt->present ? "true" : "false",
 			rt->present && rt->locked ? "true" : "false", host, rt->port,
 			rt->adapter, rt->w ? "true" : "false", nfiles, gone, rt->opens,
 			rt->disconnects, rt->dropped + (rt->w ? dvbv5_wire_dropped(rt->w) : 0UL),
-			rt->stale_sections);
+			rt->stale_frames);
 	pthread_mutex_unlock(&rt->lock);
 	return n;
 }

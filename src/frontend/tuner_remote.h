@@ -72,7 +72,7 @@ struct remote_tuner {
 	struct remote_fe_log fe;
 	int present, locked;
 	unsigned long opens, disconnects, dropped;
-	unsigned long stale_sections; /* sections of a replaced filter, not handed out */
+	unsigned long stale_frames; /* data of a replaced or stopped filter, not handed out */
 };
 
 struct remote_file {
@@ -90,8 +90,11 @@ struct remote_file {
 	/* section filter: one read gives at most one of the daemon's reads (a section), as the
 	 * client's read of the real demux would; libdvbv5 parses one section per read */
 	int sections;
-	/* the filter's match: the daemon may still send a section of the filter this one
-	 * replaced (its reader thread read it first), which a real demux never hands out */
+	/* The daemon's reader thread may push what it read for the filter just replaced or
+	 * stopped, after the reply; dmxdev hands none of it out (its buffer is flushed when a
+	 * filter starts or stops). demux: data kept only while a filter runs (accepting), and
+	 * sections only when they match the filter. */
+	int accepting;
 	struct ffdvb_section_match match;
 	uint32_t frames[REMOTE_FRAMES];
 	unsigned int fr_head, fr_len;
