@@ -99,6 +99,18 @@ size_t ffdvb_repacker_whole_len(const uint8_t *p, size_t n, struct ffdvb_pes_hea
 	return total;
 }
 
+void ffdvb_repacker_passed(struct ffdvb_repacker *r, const struct ffdvb_pes_header *last,
+			   size_t packets, size_t bytes)
+{
+	r->id = last->stream_id;
+	r->mpeg1 = last->mpeg1;
+	r->unbounded = 0;
+	r->stats.packets_in += packets;
+	r->stats.forwarded_bytes += bytes;
+	r->stats.packets_out += packets;
+	r->stats.bytes_out += bytes;
+}
+
 int ffdvb_repacker_between_packets(const struct ffdvb_repacker *r)
 {
 	return r->state == FFDVB_RP_SCAN && r->zeros == 0 && r->back_len == 0;

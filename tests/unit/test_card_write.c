@@ -439,6 +439,12 @@ static void in_place(void)
 	CHECK_EQ(card_ring_fill(vr), 65536);
 	CHECK(memcmp(vr->buf, vpes, 65536) == 0);
 	CHECK_EQ(vn->bytes_accepted, 4096 + 65536);
+	/* the repacker counts them as if fed: 2 + 32 packets of 2048 bytes */
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.packets_in, 34);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.packets_out, 34);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.forwarded_bytes, 4096 + 65536);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.bytes_out, 4096 + 65536);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.id, 0xe0);
 
 	CHECK(E.ops->write_room(vn, &len) == NULL); /* 65535 free: 45056 bytes fit, not 65536 */
 	E.card->st[FFDVB_STREAM_VIDEO].last_pes_write = 4096;
