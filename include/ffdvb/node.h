@@ -65,6 +65,12 @@ struct ffdvb_node_ops {
 	 * could be taken now, or -errno. The transport turns -EAGAIN of a blocking caller into a
 	 * wait and calls again with the rest; data is copied before the call returns. */
 	ssize_t (*write)(void *file, const void *buf, size_t len, int nonblock);
+	/* Optional, per node (the pointer open gets): where the node would copy the next write's
+	 * data (the free part of a ring), *len bytes, or NULL. A transport may receive a write's
+	 * data there and call write with buf pointing to it; the node then takes all of it in
+	 * place, or answers -EXDEV having taken nothing, and the transport moves the data
+	 * elsewhere and calls again. Any other request may scribble over the room. */
+	void *(*write_room)(void *node, size_t *len);
 	/* Returns >= 0, -errno or -FFDVB_EBLOCK. */
 	int (*ioctl)(void *file, struct ffdvb_ioctl *io);
 	/* Current poll mask (POLLIN, POLLOUT, POLLPRI, ...). The transport re-evaluates it after

@@ -114,6 +114,21 @@ static inline size_t ffdvb_repacker_out_bound(size_t len)
  * ts_packet and never from reset. Cannot fail. */
 void ffdvb_repacker_init(struct ffdvb_repacker *r, ffdvb_pes_sink_fn sink, void *sink_ctx);
 
+/* The size of the whole packet at p when the repacker, between packets, would hand it out
+ * unchanged (a forwarded stream id, bounded, at most FFDVB_PES_OUT_MAX bytes, all n bytes
+ * there, a header it accepts; *h then holds that header), else 0. */
+size_t ffdvb_repacker_whole_len(const uint8_t *p, size_t n, struct ffdvb_pes_header *h);
+
+/* Counts packets the caller put where the sink would have (fed between packets, each of
+ * them one ffdvb_repacker_whole_len accepts; *last the last one's header): the repacker's
+ * state and counters are then those of feeding them. */
+void ffdvb_repacker_passed(struct ffdvb_repacker *r, const struct ffdvb_pes_header *last,
+			   size_t packets, size_t bytes);
+
+/* Nonzero between packets: no header, payload, skip or zero byte pending (the state in which
+ * a whole packet fed next goes out unchanged). */
+int ffdvb_repacker_between_packets(const struct ffdvb_repacker *r);
+
 /* Feeds a PES/program-stream byte stream, split anywhere (MPlayer writes header and payload
  * in separate write() calls): the output does not depend on the split points. Forwarded
  * packets go to the sink; skip-kind packets, pack and system headers, raw ES and garbage are

@@ -273,6 +273,8 @@ static ssize_t node_write(void *file, const void *buf, size_t len, int nonblock)
 	ssize_t r = impls[f->node->type]->write ? impls[f->node->type]->write(f, buf, len, nonblock)
 						: -EINVAL;
 
+	if (r == -EXDEV)
+		return r; /* nothing changed: the transport moves the data and calls again */
 	if (r >= 0) {
 		f->node->bytes_accepted += (size_t)r;
 		f->node->bytes_refused += len - (size_t)r;
@@ -306,12 +308,20 @@ static unsigned int node_poll(void *file)
 	return impls[f->node->type]->poll(f);
 }
 
+static void *node_write_room(void *node, size_t *len)
+{
+	struct card_node *n = node;
+
+	return n->writers ? card_write_room(n->card, n->type, len) : NULL;
+}
+
 static const struct ffdvb_node_ops card_ops = {
 	.open = node_open,
 	.open_wait = node_open_wait,
 	.release = node_release,
 	.read = node_read,
 	.write = node_write,
+	.write_room = node_write_room,
 	.ioctl = node_ioctl,
 	.poll = node_poll,
 };

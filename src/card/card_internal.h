@@ -111,6 +111,7 @@ struct card_stream {
 	uint16_t pid;
 	uint64_t packets, overflows; /* live TS packets taken, tap overflows */
 	int refeed; /* its decoder feed stopped since the last update: the tap is reopened */
+	size_t last_pes_write; /* bytes of the last write to the node, 0 when it was TS */
 };
 
 /* What card_update (update.c) has to bring up to date, in card->dirty. Requests and wake-ups
@@ -282,6 +283,9 @@ void card_audio_decoding_started(struct ffdvb_card *card);
 int card_free_cond(const struct ffdvb_card *card); /* both rings >= 20480 free */
 
 /* write.c: the memory data path of video0/audio0 */
+/* The free part of the node's ring where a write's data would go (node_ops write_room), for
+ * video0 and audio0 between packets; NULL otherwise. */
+void *card_write_room(struct ffdvb_card *card, enum ffdvb_node_type type, size_t *len);
 ssize_t card_av_write(struct ffdvb_card *card, enum ffdvb_node_type type, const void *buf,
 		      size_t len);
 /* The repackers and where their packets go (write.c). */

@@ -42,7 +42,8 @@ size_t card_ring_put(struct card_ring *r, const void *data, size_t len)
 
 	if (first > n)
 		first = n;
-	memcpy(r->buf + r->wr, p, first);
+	if (p != r->buf + r->wr) /* else received in place (card_write_room) */
+		memcpy(r->buf + r->wr, p, first);
 	memcpy(r->buf, p + first, n - first);
 	r->wr = (r->wr + n) % r->size;
 	return n;

@@ -43,7 +43,8 @@ int ffdvb_cuse_dev_received(struct ffdvb_cuse_dev *dev, int res)
 		dev->dead = 1;
 		return 0;
 	}
-	fuse_session_process_buf(dev->se, &dev->fbuf);
+	fuse_session_process_buf(dev->se, dev->in ? dev->in : &dev->fbuf);
+	dev->rx_payload = NULL;
 	return 1;
 }
 
@@ -59,7 +60,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (ffdvb_cuse_dev_received(dev, fuse_session_receive_buf(dev->se, &dev->fbuf)))
+	if (ffdvb_cuse_dev_received(dev, ffdvb_cuse_receive(dev)))
 		ffdvb_cuse_loop_note(dev);
 }
 
@@ -325,6 +326,7 @@ void ffdvb_cuse_dev_free(struct ffdvb_cuse_dev *dev)
 	event_free(dev->ev_read);
 	fuse_session_destroy(dev->se); /* closes /dev/cuse: the node disappears */
 	free(dev->fbuf.mem);
+	free(dev->rx.mem);
 	free(dev->read_buf);
 	free(dev->devname);
 	free(dev);

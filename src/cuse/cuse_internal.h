@@ -60,6 +60,10 @@ struct ffdvb_cuse_dev {
 	struct event *ev_read;       /* the /dev/cuse fd */
 	struct event *ev_wake;       /* activated by ffdvb_cuse_dev_wake and interrupts */
 	struct fuse_buf fbuf;        /* receive buffer, reused */
+	struct fuse_buf rx;          /* receive buffer beside a node's room (cuse_rx.c) */
+	struct fuse_buf *in;         /* the one the last request was received into */
+	void *rx_payload;            /* the last request is a write whose data lie here */
+	int rx_off;                  /* the kernel refused cuse_rx.c's read: libfuse's only */
 	const struct ffdvb_node_ops *ops;
 	void *node;
 	char *devname;
@@ -77,6 +81,10 @@ struct ffdvb_cuse_dev {
 	int wake_requested;          /* woken while a retry pass ran (see cuse_dev.c) */
 	struct ffdvb_cuse_dev *next_dev;  /* all devices of the loop thread */
 };
+
+/* cuse_rx.c: receives the next request (fuse_session_receive_buf's result), a write's data
+ * into the node's room where it offers one; dev->in is the buffer to process. */
+int ffdvb_cuse_receive(struct ffdvb_cuse_dev *dev);
 
 /* cuse_ops.c */
 extern const struct cuse_lowlevel_ops ffdvb_cuse_clop;

@@ -454,7 +454,7 @@ static unsigned int run_hot(struct event_base *base, struct ffdvb_cuse_dev *dev)
 			atomic_store(&L.in_read, 0);
 			continue;
 		}
-		res = fuse_session_receive_buf(dev->se, &dev->fbuf);
+		res = ffdvb_cuse_receive(dev);
 		atomic_store(&L.in_read, 0);
 		if (ffdvb_cuse_dev_received(dev, res)) {
 			served++;

@@ -144,7 +144,7 @@ static void cuse_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_i
 
 /* Feeds the rest of the data to the node. A blocking writer continues after partial
  * progress; an interrupted one gets the bytes taken so far, possibly 0 (av7110 semantics).
- * Returns 1 when answered. */
+ * Returns 1 when answered, 0 when it waits, -1 when the node refused data in its room. */
 static int write_step(struct cuse_pending *p, const char *data)
 {
 	const struct ffdvb_node_ops *ops = p->cf->dev->ops;
@@ -159,6 +159,8 @@ static int write_step(struct cuse_pending *p, const char *data)
 				break; /* a short write ends a non-blocking write(2) */
 			continue;
 		}
+		if (n == -EXDEV && p->done == 0)
+			return -1; /* not taken in the node's room: the caller moves the data */
 		if (n == 0 || n == -EAGAIN || n == -FFDVB_EBLOCK) {
 			if (!p->nonblock)
 				return 0; /* wait for room */
@@ -184,18 +186,29 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 		.nonblock = !!(fi->flags & O_NONBLOCK), /* FUSE passes the current file flags */
 	};
 	struct cuse_pending *p;
+	const char *data;
+	int r;
 
 	(void)off;
 	if (!cf->dev->ops->write) {
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	if (write_step(&first, buf))
+	/* received into the node's room (cuse_rx.c): the node takes it there, or it moves back */
+	data = cf->dev->rx_payload ? cf->dev->rx_payload : buf;
+	cf->dev->rx_payload = NULL;
+	r = write_step(&first, data);
+	if (r < 0) {
+		memcpy((char *)buf, data, size);
+		data = buf;
+		r = write_step(&first, data);
+	}
+	if (r)
 		return;
 	/* blocked: keep a copy, the request buffer is reused for the next request */
 	p = pending_keep(&first, size);
 	if (p) {
-		memcpy(p->data, buf, size);
+		memcpy(p->data, data, size);
 		p->held = size;
 	}
 	if (!p || ffdvb_cuse_pending_add(cf->dev, p) < 0) {

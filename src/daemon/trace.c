@@ -181,6 +181,8 @@ static ssize_t t_write(void *file, const void *buf, size_t len, int nonblock)
 	ssize_t r = real_ops(f->node)->write(f->real, buf, len, nonblock);
 	char rb[32];
 
+	if (r == -EXDEV)
+		return r; /* not taken in the node's room: the transport calls again at once */
 	if (listening(f->node->t) && worth_writing(f, r))
 		emit(f->node->t, f, "write(%zu) = %s", len, result(r, rb, sizeof(rb)));
 	return r;
@@ -245,12 +247,20 @@ static unsigned int t_poll(void *file)
 	return m;
 }
 
+static void *t_write_room(void *node, size_t *len)
+{
+	struct trace_node *n = node;
+
+	return real_ops(n)->write_room ? real_ops(n)->write_room(n->real, len) : NULL;
+}
+
 static const struct ffdvb_node_ops trace_ops = {
 	.open = t_open,
 	.open_wait = t_open_wait,
 	.release = t_release,
 	.read = t_read,
 	.write = t_write,
+	.write_room = t_write_room,
 	.ioctl = t_ioctl,
 	.poll = t_poll,
 };

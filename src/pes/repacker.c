@@ -290,7 +290,10 @@ void rp_feed(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
 			drain_back(r);
 		if (!n)
 			return;
-		size_t c = step(r, p, n);
+		size_t c = ffdvb_repacker_between_packets(r) ? rp_out_whole(r, p, n) : 0;
+
+		if (!c)
+			c = step(r, p, n);
 
 		p += c;
 		n -= c;

@@ -15,6 +15,10 @@ size_t rp_out_payload(struct ffdvb_repacker *r, const uint8_t *p, size_t n);
 /* Emits what the open packet holds and leaves DATA (end of packet, PUSI, 16 MiB cap). */
 void rp_out_close(struct ffdvb_repacker *r);
 
+/* A whole bounded packet of at most FFDVB_PES_OUT_MAX bytes at p, met in SCAN with no zero
+ * byte pending, straight to the sink; returns its size, 0 when p starts no such packet. */
+size_t rp_out_whole(struct ffdvb_repacker *r, const uint8_t *p, size_t n);
+
 /* repacker.c */
 void rp_feed(struct ffdvb_repacker *r, const uint8_t *p, size_t n);
 

@@ -413,6 +413,64 @@ static void still_picture(void)
 	close_writers();
 }
 
+/* A write received into the room the node offers (node_ops write_room: the free part of the
+ * ring where its data would go) is taken there without a copy when every byte goes to that
+ * ring unchanged; anything else is answered -EXDEV with nothing taken, and the same data from
+ * elsewhere then goes the usual way. */
+static void in_place(void)
+{
+	struct card_node *vn;
+	struct card_ring *vr;
+	size_t len = 0;
+	uint8_t *room;
+
+	open_memory_writers(0);
+	vn = &E.card->nodes[FFDVB_NODE_VIDEO];
+	vr = &E.card->st[FFDVB_STREAM_VIDEO].ring;
+	CHECK(E.ops->write_room(vn, &len) == NULL); /* only after a large PES write */
+	CHECK_EQ(E.ops->write(video_w, vpes, 4096, 1), 4096);
+	io_arg(video_w, FFDVB_VIDEO_CLEAR_BUFFER, 0);
+	room = E.ops->write_room(vn, &len);
+	CHECK(room == vr->buf);
+	/* what the free-space rule lets in whole: 20480 free for the last chunk */
+	CHECK_EQ(len, (size_t)(131071 - 20480) / 4096 * 4096 + 4096);
+	memcpy(room, vpes, 65536);
+	CHECK_EQ(E.ops->write(video_w, room, 65536, 1), 65536);
+	CHECK_EQ(card_ring_fill(vr), 65536);
+	CHECK(memcmp(vr->buf, vpes, 65536) == 0);
+	CHECK_EQ(vn->bytes_accepted, 4096 + 65536);
+	/* the repacker counts them as if fed: 2 + 32 packets of 2048 bytes */
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.packets_in, 34);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.packets_out, 34);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.forwarded_bytes, 4096 + 65536);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.stats.bytes_out, 4096 + 65536);
+	CHECK_EQ(E.card->st[FFDVB_STREAM_VIDEO].repack.id, 0xe0);
+
+	CHECK(E.ops->write_room(vn, &len) == NULL); /* 65535 free: 45056 bytes fit, not 65536 */
+	E.card->st[FFDVB_STREAM_VIDEO].last_pes_write = 4096;
+	room = E.ops->write_room(vn, &len);
+	CHECK(room == vr->buf + 65536);
+	CHECK_EQ(len, 45056);
+	memcpy(room, apes, 8192); /* audio stream ids: video0 sends them to the audio ring */
+	CHECK_EQ(E.ops->write(video_w, room, 8192, 1), -EXDEV);
+	memcpy(room, tsbuf, 188 * 10); /* TS */
+	CHECK_EQ(E.ops->write(video_w, room, 188 * 10, 1), -EXDEV);
+	memcpy(room, vpes, 49152); /* more than the free-space rule lets in */
+	CHECK_EQ(E.ops->write(video_w, room, 49152, 1), -EXDEV);
+	CHECK_EQ(card_ring_fill(vr), 65536);
+	CHECK_EQ(vn->bytes_accepted, 4096 + 65536);
+	CHECK_EQ(vn->bytes_refused, 0);
+	CHECK_EQ(vn->errors, 0);
+	CHECK_EQ(E.ops->write(video_w, apes, 8192, 1), 8192);
+	CHECK_EQ(card_ring_fill(&E.card->st[FFDVB_STREAM_AUDIO].ring), 8192);
+
+	/* a packet cut by the write: the repacker holds it, no room until it is complete */
+	CHECK_EQ(E.ops->write(video_w, vpes, 100, 1), 100);
+	CHECK(E.ops->write_room(vn, &len) == NULL);
+	CHECK(E.ops->write_room(&E.card->nodes[FFDVB_NODE_OSD], &len) == NULL);
+	close_writers();
+}
+
 int main(void)
 {
 	fill_streams();
@@ -422,5 +480,6 @@ int main(void)
 	drain_and_poll();
 	drain_timer();
 	still_picture();
+	in_place();
 	return finish("test_card_write");
 }
