@@ -128,13 +128,7 @@ size_t rp_out_whole(struct ffdvb_repacker *r, const uint8_t *p, size_t n)
 
 	if (!total)
 		return 0;
-	r->id = h.stream_id;
-	r->mpeg1 = h.mpeg1;
-	r->unbounded = 0;
-	r->stats.packets_in++;
-	r->stats.forwarded_bytes += total;
-	r->stats.packets_out++;
-	r->stats.bytes_out += total;
+	ffdvb_repacker_passed(r, &h, 1, total);
 	body = total - h.header_len;
 	r->sink(r->sink_ctx, r->id, p, h.header_len, body ? p + h.header_len : NULL, body);
 	return total;
