@@ -9,6 +9,14 @@
 # $vdr_args (more VDR options).
 port=6419
 T=$(mktemp -d /tmp/vdr.XXXXXX)
+# a VDR that dies of a signal leaves a core in $T/cores for vdr_crash_report: VDR drops to its
+# user and then dumps only with --userdump (vdr_start) and suid_dumpable 2, which the kernel
+# takes only after an absolute core_pattern (the VM is thrown away after the test)
+mkdir -p "$T/cores"
+chmod 1777 "$T/cores"
+echo "$T/cores/core.%e.%p" > /proc/sys/kernel/core_pattern 2> /dev/null
+echo 2 > /proc/sys/fs/suid_dumpable 2> /dev/null
+ulimit -c unlimited 2> /dev/null
 # the results share is kept between runs (ctest): logs that are appended to start empty, so
 # that no check finds a line of an earlier run
 rm -rf "$out/syslog.log" "$out/svdrp.log" "$out/measure.log" "$out/ffdvbd.log" "$out/record" \
@@ -122,18 +130,40 @@ vdr_start() {
 	# shellcheck disable=SC2086 # vdr_args is a word list
 	"$here/../../scripts/ffdvb-run-vdr" -- -u vdr -c "$T/cfg" -v "$T/video" --cachedir="$T/cache" \
 		-E- -L /usr/lib/vdr/plugins --resdir=/usr/share/vdr --no-kbd -l 3 -p $port \
-		-g "$T/grab" -P"${vdr_plugin:-dvbsddevice -o}" ${vdr_args:-} > "$out/vdr.out" 2>&1 &
+		-g "$T/grab" -P"${vdr_plugin:-dvbsddevice -o}" --userdump ${vdr_args:-} > "$out/vdr.out" 2>&1 &
 	vdr=$!
 	[ "${1:-}" = nowait ] && return 0
 	wait_log 300 'SVDRP .* listening on port'
 	check $? "vdr: started, SVDRP listening"
 }
 
+# what is known of a VDR that died of a signal (exit status $1 > 128): the kernel's line on
+# it, the end of its output and of the syslog, and with gdb each thread's stack from its core
+vdr_crash_report() {
+	echo "=== VDR died of signal $(($1 - 128)); the kernel's lines on it:" >&2
+	dmesg 2> /dev/null | grep -E 'vdr|segfault|traps:' | tail -n 5 >&2
+	echo "=== the end of VDR's output and of the syslog:" >&2
+	tail -n 15 "$out/vdr.out" >&2
+	tail -n 10 "$syslog" >&2
+	for _c in "$T"/cores/core.*; do
+		[ -e "$_c" ] || { echo "=== no core (core_pattern: $(cat /proc/sys/kernel/core_pattern))" >&2; break; }
+		if command -v gdb > /dev/null; then
+			echo "=== each thread's stack in $_c:" >&2
+			gdb -batch -nx -ex 'thread apply all bt 25' "$(command -v vdr)" "$_c" 2>&1 |
+				grep -E '^(#|Thread|Program terminated)' >&2
+		else
+			echo "=== VDR left a core; with gdb (apt-get install gdb) its stacks would be here" >&2
+		fi
+		rm -f "$_c"
+	done
+}
+
 # SIGTERM to VDR (exit 0 expected), the tracer ends, then the daemon and syslogd
 vdr_stop() {
-	kill -TERM "$vdr"
+	kill -TERM "$vdr" 2> /dev/null || echo "vdr_stop: VDR had already ended" >&2
 	wait "$vdr"
 	_rc=$?
+	[ "$_rc" -gt 128 ] && [ "$_rc" != 143 ] && vdr_crash_report "$_rc"
 	if [ "$_rc" = 134 ] && grep -q 'pure virtual method called' "$out/vdr.out"; then
 		# VDR 2.6's own shutdown race (a device thread still running while the device is
 		# destroyed, after "stopping plugin"); seen rarely with live TV: docs/vdr.md
