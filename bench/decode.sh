@@ -35,23 +35,46 @@ if [ ! -s "$STREAM" ]; then
 	mv "$STREAM.tmp" "$STREAM"
 fi
 
-# wall and CPU time of a command, in ms: "WALL CPU"
+# wall and CPU time of a command, in ms: "WALL CPU". The child's rusage from wait4, in µs:
+# /usr/bin/time prints CPU time in 10 ms steps, 3 % of the SD run, as much as the
+# differences the ratios are read for
 timed() {
-	/usr/bin/env time -f '%e %U %S' -o "$DIR/time.txt" "$@" >/dev/null 2>&1
-	awk '{ printf "%.0f %.0f\n", $1 * 1000, ($2 + $3) * 1000 }' "$DIR/time.txt"
+	python3 -c '
+import os, subprocess, sys, time
+t = time.monotonic()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+_, status, ru = os.wait4(p.pid, 0)
+p.returncode = 0  # reaped here
+if status != 0:
+    sys.exit("bench: %s failed (wait status %d)" % (sys.argv[1], status))
+print("%.0f %.0f" % ((time.monotonic() - t) * 1000, (ru.ru_utime + ru.ru_stime) * 1000))
+' "$@"
 }
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (package time)" >&2; exit 1; }
+median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 
-set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -f null -)
-echo "figure decode_ffmpeg_ms $1 ms"
-echo "figure decode_ffmpeg_cpu_ms $2 ms"
-FF_WALL=$1
-FF_CPU=$2
+# the plain decode, ffmpeg's and ours taking turns three times: the medians (a single run
+# moves by several % with what else the host does in that second)
+FF_WALLS='' FF_CPUS='' OURS_WALLS='' OURS_CPUS=''
+for _ in 1 2 3; do
+	set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -f null -)
+	FF_WALLS="$FF_WALLS $1" FF_CPUS="$FF_CPUS $2"
+	OURS=$(BENCH_DEINTERLACE=no "$BIN" throughput "$STREAM")
+	OURS_WALLS="$OURS_WALLS $(echo "$OURS" | awk '$2 == "decode_ours_ms" { print $3 }')"
+	OURS_CPUS="$OURS_CPUS $(echo "$OURS" | awk '$2 == "decode_ours_cpu_ms" { print $3 }')"
+done
+# shellcheck disable=SC2086 # word lists
+FF_WALL=$(median3 $FF_WALLS) FF_CPU=$(median3 $FF_CPUS)
+echo "figure decode_ffmpeg_ms $FF_WALL ms"
+echo "figure decode_ffmpeg_cpu_ms $FF_CPU ms"
 # the same decode deinterlaced by ffmpeg at field rate, as ours does by default
 set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -vf bwdif=mode=send_field:deint=interlaced -f null -)
 echo "figure decode_ffmpeg_bwdif_field_ms $1 ms"
 FF_FIELD=$1
-OURS=$(BENCH_DEINTERLACE=no "$BIN" throughput "$STREAM")
+# shellcheck disable=SC2086 # word lists
+OURS="figure decode_ours_ms $(median3 $OURS_WALLS) ms
+figure decode_ours_cpu_ms $(median3 $OURS_CPUS) ms
+$(echo "$OURS" | grep decode_ours_pictures)"
 echo "$OURS"
 OURS_BWDIF=$(BENCH_DEINTERLACE=frame "$BIN" throughput "$STREAM")
 echo "$OURS_BWDIF"
