@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -87,7 +88,7 @@ static struct sec section(uint8_t table_id, uint16_t ext, uint8_t fill)
 /* ---------------------------------------------------------------- the fake dvbv5-daemon */
 
 struct buf {
-	uint8_t b[512];
+	uint8_t b[600];
 	size_t n;
 };
 
@@ -164,11 +165,14 @@ static int read_all(int fd, void *p, size_t n)
 	return 0;
 }
 
+/* one write per frame: a length written apart waits for the client's delayed ACK (Nagle) */
 static void send_frame(struct fake *fk, const struct buf *payload)
 {
-	uint32_t l = htonl((uint32_t)payload->n);
+	struct buf f = { .n = 0 };
 
-	if (write_all(fk->fd, &l, 4) < 0 || write_all(fk->fd, payload->b, payload->n) < 0)
+	b_i(&f, (int32_t)payload->n);
+	b_raw(&f, payload->b, payload->n);
+	if (write_all(fk->fd, f.b, f.n) < 0)
 		fake_fail(fk, "frame sent", -1, 0);
 }
 
@@ -405,6 +409,7 @@ static void *fake_main(void *arg)
 	struct fake *fk = arg;
 	struct timeval tv = { .tv_sec = GUARD_SECONDS };
 	uint8_t extra[4];
+	int one = 1;
 
 	fk->fd = accept(fk->listen_fd, NULL, NULL);
 	if (fk->fd < 0) {
@@ -412,6 +417,7 @@ static void *fake_main(void *arg)
 		printf("FAIL fake daemon: accept: %s\n", strerror(errno));
 	} else {
 		setsockopt(fk->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(fk->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		fake_script(fk);
 	}
 	if (write_all(fk->done_fd[1], "x", 1) < 0)
@@ -513,24 +519,21 @@ static void wait_readable(struct client *c, struct ffdvb_tuner_file *f)
 		turn(c);
 }
 
-static unsigned long stale_frames(struct ffdvb_tuner *t)
+/* a counter of the tuner's status JSON ("name":N) */
+static unsigned long status_field(struct ffdvb_tuner *t, const char *name)
 {
-	char json[2048];
+	char json[2048], key[64];
 	const char *p;
 
 	ffdvb_tuner_status_json(t, json, sizeof(json));
-	p = strstr(json, "\"stale_frames\":");
-	return p ? strtoul(p + strlen("\"stale_frames\":"), NULL, 10) : 99999;
+	snprintf(key, sizeof(key), "\"%s\":", name);
+	p = strstr(json, key);
+	return p ? strtoul(p + strlen(key), NULL, 10) : 99999;
 }
 
-static unsigned long data_dropped(struct ffdvb_tuner *t)
+static unsigned long stale_frames(struct ffdvb_tuner *t)
 {
-	char json[2048];
-	const char *p;
-
-	ffdvb_tuner_status_json(t, json, sizeof(json));
-	p = strstr(json, "\"data_dropped\":");
-	return p ? strtoul(p + strlen("\"data_dropped\":"), NULL, 10) : 99999;
+	return status_field(t, "stale_frames");
 }
 
 /* one read: exactly want's bytes (a read gives at most one section) */
@@ -611,7 +614,7 @@ static void run(struct client *c, struct ffdvb_tuner *t, struct fake *fk)
 	CHECK_EQ(call(c, dmx, DMX_STOP, NULL, 0), 0);
 	EXPECT_EQ("PES data pushed during DMX_STOP dropped", stale_frames(t), 7);
 	read_nothing(dmx, 0, "stopped: EOF");
-	EXPECT_EQ("every frame had its uid's file", data_dropped(t), 0);
+	EXPECT_EQ("every frame had its uid's file", status_field(t, "data_dropped"), 0);
 out:
 	CHECK(!c->expired);
 	if (dmx)
