@@ -33,6 +33,7 @@
 #include "check.h"
 #include "ffdvb/node.h"
 #include "ffdvb/tuner.h"
+#include "test_dvbv5_fake.h"
 
 #define UID_FE 7
 #define UID_DMX 8
@@ -87,33 +88,6 @@ static struct sec section(uint8_t table_id, uint16_t ext, uint8_t fill)
 
 /* ---------------------------------------------------------------- the fake dvbv5-daemon */
 
-struct buf {
-	uint8_t b[600];
-	size_t n;
-};
-
-static void b_raw(struct buf *b, const void *p, size_t n)
-{
-	if (n > sizeof(b->b) - b->n)
-		n = sizeof(b->b) - b->n; /* nothing here comes near */
-	if (n)
-		memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-
-static void b_i(struct buf *b, int32_t v)
-{
-	uint32_t u = htonl((uint32_t)v);
-
-	b_raw(b, &u, 4);
-}
-
-static void b_s(struct buf *b, const char *s)
-{
-	b_i(b, (int32_t)strlen(s));
-	b_raw(b, s, strlen(s));
-}
-
 struct fake {
 	int listen_fd, fd;
 	int done_fd[2];   /* the fake says "both files closed" here */
@@ -135,44 +109,10 @@ static void fake_fail(struct fake *fk, const char *what, long got, long want)
 			fake_fail(fk, what, g_, w_);                                         \
 	} while (0)
 
-static int write_all(int fd, const void *p, size_t n)
+/* a frame to the client; a client gone fails the fake */
+static void send_to_client(struct fake *fk, const struct buf *payload)
 {
-	const uint8_t *c = p;
-
-	while (n) {
-		ssize_t k = write(fd, c, n);
-
-		if (k <= 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
-{
-	uint8_t *c = p;
-
-	while (n) {
-		ssize_t k = read(fd, c, n);
-
-		if (k <= 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* one write per frame: a length written apart waits for the client's delayed ACK (Nagle) */
-static void send_frame(struct fake *fk, const struct buf *payload)
-{
-	struct buf f = { .n = 0 };
-
-	b_i(&f, (int32_t)payload->n);
-	b_raw(&f, payload->b, payload->n);
-	if (write_all(fk->fd, f.b, f.n) < 0)
+	if (send_frame(fk->fd, payload) < 0)
 		fake_fail(fk, "frame sent", -1, 0);
 }
 
@@ -186,7 +126,7 @@ static void reply(struct fake *fk, int32_t seq, const char *cmd, int32_t ret,
 	b_i(&b, ret);
 	if (fields)
 		b_raw(&b, fields->b, fields->n);
-	send_frame(fk, &b);
+	send_to_client(fk, &b);
 }
 
 /* what the daemon's reader thread pushes for an open demux: result, uid, raw bytes */
@@ -199,7 +139,7 @@ static void push(struct fake *fk, const void *p, size_t n)
 	b_i(&b, (int32_t)n);
 	b_i(&b, UID_DMX);
 	b_raw(&b, p, n);
-	send_frame(fk, &b);
+	send_to_client(fk, &b);
 }
 
 static void push_sec(struct fake *fk, const struct sec *s)
@@ -297,27 +237,19 @@ static int expect_uid(struct fake *fk, struct req *r, const char *cmd, int uid)
 }
 
 /* The sections, the same on both sides; the phases are main()'s. */
-static struct sec nit1, nit2, nit3, nit4, nit5, nit6, nit7;
-static struct sec sdt_a, sdt_b, sdt_c, sdt_d, sdt_e, sdt_stray;
+static struct sec nit[8]; /* 1 to 7, in the order they are pushed */
+static struct sec sdt[5], sdt_stray;
 static const uint8_t pes[] = { 0x00, 0x00, 0x01, 0xe0, 0x00, 0x00, 0x80, 0x00, 0x00,
 			       0xde, 0xad, 0xbe, 0xef };
 static const uint8_t pes_late[] = { 0x00, 0x00, 0x01, 0xe0, 0x00, 0x00, 0x80, 0x00, 0x00, 0x55 };
 
 static void make_sections(void)
 {
-	nit1 = section(TID_NIT, 1, 0x10);
-	nit2 = section(TID_NIT, 1, 0x20);
-	nit3 = section(TID_NIT, 1, 0x30);
-	nit4 = section(TID_NIT, 1, 0x40);
-	nit5 = section(TID_NIT, 1, 0x50);
-	nit6 = section(TID_NIT, 1, 0x60);
-	nit7 = section(TID_NIT, 1, 0x70);
+	for (int i = 1; i < 8; i++)
+		nit[i] = section(TID_NIT, 1, (uint8_t)(0x10 * i));
 	sdt_stray = section(TID_SDT, 2, 0x80);
-	sdt_a = section(TID_SDT, 2, 0x90);
-	sdt_b = section(TID_SDT, 2, 0xa0);
-	sdt_c = section(TID_SDT, 2, 0xb0);
-	sdt_d = section(TID_SDT, 2, 0xc0);
-	sdt_e = section(TID_SDT, 2, 0xd0);
+	for (int i = 0; i < 5; i++)
+		sdt[i] = section(TID_SDT, 2, (uint8_t)(0x90 + 0x10 * i));
 }
 
 static void fake_script(struct fake *fk)
@@ -349,38 +281,38 @@ static void fake_script(struct fake *fk)
 	if (expect_section_filter(fk, r, PID_NIT, TID_NIT) < 0)
 		goto out;
 	push_sec(fk, &sdt_stray);
-	push_sec(fk, &nit1);
-	push_sec(fk, &nit2);
+	push_sec(fk, &nit[1]);
+	push_sec(fk, &nit[2]);
 	reply(fk, r->seq, "dev_dmx_set_section_filter", 0, NULL);
 
-	/* phase 2, DMX_STOP with nit2 unread: NIT sections read before the stop, pushed before
+	/* phase 2, DMX_STOP with nit[2] unread: NIT sections read before the stop, pushed before
 	 * and after its reply */
 	if (expect_uid(fk, r, "dev_dmx_stop", UID_DMX) < 0)
 		goto out;
-	push_sec(fk, &nit3);
+	push_sec(fk, &nit[3]);
 	reply(fk, r->seq, "dev_dmx_stop", 0, NULL);
-	push_sec(fk, &nit4);
+	push_sec(fk, &nit[4]);
 
 	/* phase 3, the SDT filter dvbv5-scan sets next: more of the old NIT around it */
 	if (expect_section_filter(fk, r, PID_SDT, TID_SDT) < 0)
 		goto out;
-	push_sec(fk, &nit5);
-	push_sec(fk, &sdt_a);
+	push_sec(fk, &nit[5]);
+	push_sec(fk, &sdt[0]);
 	reply(fk, r->seq, "dev_dmx_set_section_filter", 0, NULL);
-	push_sec(fk, &nit6);
-	push_sec(fk, &sdt_b);
-	push_sec(fk, &sdt_c);
+	push_sec(fk, &nit[6]);
+	push_sec(fk, &sdt[1]);
+	push_sec(fk, &sdt[2]);
 
-	/* phase 4, a new section filter over the running one (no DMX_STOP), sdt_c unread: it
+	/* phase 4, a new section filter over the running one (no DMX_STOP), sdt[2] unread: it
 	 * would match the new filter too, only the flush keeps it out */
 	if (expect_section_filter(fk, r, PID_SDT, TID_SDT) < 0)
 		goto out;
 	reply(fk, r->seq, "dev_dmx_set_section_filter", 0, NULL);
-	push_sec(fk, &nit7);
-	push_sec(fk, &sdt_d);
-	push_sec(fk, &sdt_e);
+	push_sec(fk, &nit[7]);
+	push_sec(fk, &sdt[3]);
+	push_sec(fk, &sdt[4]);
 
-	/* phase 5, a PES filter over it, sdt_e unread */
+	/* phase 5, a PES filter over it, sdt[4] unread */
 	if (expect_uid(fk, r, "dev_dmx_set_pesfilter", UID_DMX) < 0)
 		goto out;
 	FAKE_EQ(fk, "pes filter pid", arg_i(r), PID_VIDEO);
@@ -572,39 +504,39 @@ static void run(struct client *c, struct ffdvb_tuner *t, struct fake *fk)
 		goto out;
 	read_nothing(dmx, 0, "no filter yet: EOF");
 
-	/* phase 1: of sdt_stray, nit1, nit2 the SDT section is dropped */
+	/* phase 1: of sdt_stray, nit[1], nit[2] the SDT section is dropped */
 	CHECK_EQ(section_filter(c, dmx, PID_NIT, TID_NIT), 0);
 	EXPECT_EQ("another table's section dropped", stale_frames(t), 1);
-	read_exactly(dmx, nit1.b, nit1.n, "the NIT filter's first section");
+	read_exactly(dmx, nit[1].b, nit[1].n, "the NIT filter's first section");
 
-	/* phase 2: nit2 flushed by the stop, nit3 (before the reply) dropped; nit4 (after it) is
+	/* phase 2: nit[2] flushed by the stop, nit[3] (before the reply) dropped; nit[4] (after it) is
 	 * dropped whether it comes before the next filter's request or during its round trip */
 	CHECK_EQ(call(c, dmx, DMX_STOP, NULL, 0), 0);
-	/* nit4 may still be on its way */
+	/* nit[4] may still be on its way */
 	CHECK_LABELLED("data pushed during DMX_STOP dropped",
 		       stale_frames(t) == 2 || stale_frames(t) == 3);
 	CHECK(!(ffdvb_tuner_poll(dmx) & POLLIN));
 	read_nothing(dmx, 0, "stopped, the unread NIT section flushed: EOF");
 
-	/* phase 3: the SDT filter gets sdt_a, sdt_b, never a NIT section (nit4, nit5, nit6) */
+	/* phase 3: the SDT filter gets sdt[0], sdt[1], never a NIT section (nit[4], nit[5], nit[6]) */
 	CHECK_EQ(section_filter(c, dmx, PID_SDT, TID_SDT), 0);
-	/* nit4 and nit5 dropped by now, nit6 (after the reply) may be too */
+	/* nit[4] and nit[5] dropped by now, nit[6] (after the reply) may be too */
 	CHECK_LABELLED("old NIT data around the new filter dropped",
 		       stale_frames(t) == 4 || stale_frames(t) == 5);
-	read_exactly(dmx, sdt_a.b, sdt_a.n, "the SDT filter's first read: its section");
-	wait_readable(c, dmx); /* sdt_b, after nit6 */
-	read_exactly(dmx, sdt_b.b, sdt_b.n, "the next read: the next SDT section");
+	read_exactly(dmx, sdt[0].b, sdt[0].n, "the SDT filter's first read: its section");
+	wait_readable(c, dmx); /* sdt[1], after nit[6] */
+	read_exactly(dmx, sdt[1].b, sdt[1].n, "the next read: the next SDT section");
 	EXPECT_EQ("a NIT section after the reply dropped", stale_frames(t), 5);
-	wait_readable(c, dmx); /* sdt_c: left unread */
+	wait_readable(c, dmx); /* sdt[2]: left unread */
 
-	/* phase 4: a new filter flushes sdt_c; nit7 dropped, sdt_d read */
+	/* phase 4: a new filter flushes sdt[2]; nit[7] dropped, sdt[3] read */
 	CHECK_EQ(section_filter(c, dmx, PID_SDT, TID_SDT), 0);
 	wait_readable(c, dmx);
-	read_exactly(dmx, sdt_d.b, sdt_d.n, "after DMX_SET_FILTER: the new filter's section");
+	read_exactly(dmx, sdt[3].b, sdt[3].n, "after DMX_SET_FILTER: the new filter's section");
 	EXPECT_EQ("a NIT section after the second SDT filter dropped", stale_frames(t), 6);
-	wait_readable(c, dmx); /* sdt_e: left unread */
+	wait_readable(c, dmx); /* sdt[4]: left unread */
 
-	/* phase 5: a PES filter flushes sdt_e; its data is not section-filtered */
+	/* phase 5: a PES filter flushes sdt[4]; its data is not section-filtered */
 	CHECK_EQ(call(c, dmx, DMX_SET_PES_FILTER, &pes_params, 0), 0);
 	wait_readable(c, dmx);
 	read_exactly(dmx, pes, sizeof(pes), "after DMX_SET_PES_FILTER: its PES data only");
