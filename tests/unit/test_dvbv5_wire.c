@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "dvbv5_wire.h"
+#include "test_dvbv5_fake.h"
 
 #define SYS_DVBT 3
 #define FE_HAS_LOCK 0x10
@@ -22,34 +23,10 @@ static const uint32_t dvbt_cmds[] = { 3, 4, 5, 6, 36, 37, 38, 39, 40 };
 
 /* ---------------------------------------------------------------- the fake daemon */
 
-struct buf {
-	uint8_t b[40000];
-	size_t n;
-};
-
-static void b_raw(struct buf *b, const void *p, size_t n)
-{
-	if (n)
-		memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-
-static void b_i(struct buf *b, int32_t v)
-{
-	uint32_t u = htonl((uint32_t)v);
-	b_raw(b, &u, 4);
-}
-
 static void b_lu(struct buf *b, uint64_t v)
 {
 	b_i(b, (int32_t)(v >> 32));
 	b_i(b, (int32_t)v);
-}
-
-static void b_s(struct buf *b, const char *s)
-{
-	b_i(b, (int32_t)strlen(s));
-	b_raw(b, s, strlen(s));
 }
 
 /* a request that never comes fails the check instead of hanging the test */
@@ -81,25 +58,6 @@ static void fake_close(struct fake *f)
 	dvbv5_wire_close(f->w);
 	if (f->peer >= 0)
 		close(f->peer);
-}
-
-static void write_all(int fd, const void *p, size_t n)
-{
-	const uint8_t *c = p;
-	while (n) {
-		ssize_t k = write(fd, c, n);
-		if (k <= 0)
-			return;
-		c += k;
-		n -= (size_t)k;
-	}
-}
-
-static void send_frame(int fd, const struct buf *payload)
-{
-	uint32_t l = htonl((uint32_t)payload->n);
-	write_all(fd, &l, 4);
-	write_all(fd, payload->b, payload->n);
 }
 
 /* a reply: seq, cmd, retval, then the fields */
@@ -137,19 +95,6 @@ static void log_frame(struct fake *f, int level, const char *text)
 	b_i(&b, level);
 	b_s(&b, text);
 	send_frame(f->peer, &b);
-}
-
-static int read_all(int fd, void *p, size_t n)
-{
-	uint8_t *c = p;
-	while (n) {
-		ssize_t k = read(fd, c, n);
-		if (k <= 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
 }
 
 /* reads one request as the 1.22.1 daemon would: checks the length bytes (< 0x80 each, since
