@@ -2,6 +2,7 @@
 /* Channel selection, volume and mute on the interleaved stereo S16 samples the output plays. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dec_internal.h"
 #include "ffdvb/abi.h"
@@ -13,13 +14,16 @@ static int16_t scale(int v, int vol)
 
 void audio_mix(int16_t *s, size_t nb, int channel, int vol_l, int vol_r, int mute)
 {
+	if (mute) {
+		memset(s, 0, nb * 2 * sizeof(*s));
+		return;
+	}
+	/* the usual case, stereo at full volume, leaves the samples as they are */
+	if (channel == FFDVB_AUDIO_STEREO && vol_l >= 255 && vol_r >= 255)
+		return;
 	for (size_t i = 0; i < nb; i++) {
 		int l = s[2 * i], r = s[2 * i + 1], t;
 
-		if (mute) {
-			s[2 * i] = s[2 * i + 1] = 0;
-			continue;
-		}
 		switch (channel) {
 		case FFDVB_AUDIO_MONO_LEFT:
 			r = l;
