@@ -120,8 +120,9 @@ void es_reset(struct es *es);
 void es_set_key_frames_only(struct es *es, int on);
 
 /* Video: 1 = live (pictures from a tuner's PID): after a start, a clear or a drain, the first
- * MPEG-1/2 I-picture also comes out alone at once, flagged preview (es_video.c), since the
- * decoder holds it back until the next reference picture is whole and bwdif until the next
+ * MPEG-1/2 I-picture (H.264, HEVC: a clean random-access picture) also comes out alone at
+ * once, flagged preview (es_video.c), since the decoder holds it back until the next
+ * reference picture is whole (H.264, HEVC: its reorder delay) and bwdif until the next
  * picture (a zap would wait for 3-4 pictures more). */
 void es_set_live(struct es *es, int on);
 

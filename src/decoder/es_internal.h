@@ -152,7 +152,7 @@ int es_video_unit(struct es *es, int key, int pict_type);
 int es_video_ends(const struct es *es, const uint8_t *p, size_t n);
 void es_video_frame(struct es *es, AVFrame *f);
 /* a unit about to be decoded: when live and no picture came out yet, an MPEG-1/2 I-picture
- * goes out alone first (es_frame_info.preview) */
+ * or an H.264/HEVC clean random-access picture goes out alone first (es_frame_info.preview) */
 void es_video_preview(struct es *es, const uint8_t *data, size_t len, int64_t pts, int64_t dts,
 		      int pict_type);
 int es_video_threads(const struct es *es, int width);

@@ -162,6 +162,36 @@ void es_video_frame(struct es *es, AVFrame *f)
 		es_video_emit(es, f, &info);
 }
 
+/* Whether an H.264 or HEVC access unit is a picture that nothing before it is needed for and
+ * that no later-decoded picture precedes on screen: an H.264 IDR (type 5); an HEVC IDR without
+ * leading pictures (IDR_N_LP, 20) or a CRA (21), whose leading pictures the decoder skips when
+ * it starts there. Not an IDR_W_RADL (19): its decodable leading pictures come out before it,
+ * and the preview would be followed by an earlier picture. */
+static int clean_random_access(enum AVCodecID id, const uint8_t *d, size_t len)
+{
+	int found = 0;
+
+	for (size_t i = 0; i + 3 < len; i++) {
+		if (d[i] || d[i + 1] || d[i + 2] != 1)
+			continue;
+		unsigned int h = d[i + 3];
+
+		if (id == AV_CODEC_ID_H264) {
+			if ((h & 0x1f) == 5)
+				return 1;
+		} else {
+			unsigned int type = (h >> 1) & 0x3f;
+
+			if (type == 19)
+				return 0;
+			if (type == 20 || type == 21)
+				found = 1;
+		}
+		i += 3;
+	}
+	return found;
+}
+
 /* Live, the first picture after a start or a clear goes out as soon as its unit is whole, as
  * the av7110 showed it: libavcodec's MPEG-1/2 decoder gives an I- or P-picture out only once
  * the next reference picture is decoded (after the B-pictures between them, which a zap into
@@ -170,16 +200,22 @@ void es_video_frame(struct es *es, AVFrame *f)
  * once more by a decoder of its own, drained at once, and deinterlaced alone. It goes out
  * flagged preview: the presenter shows it at once and holds it without starting the clock,
  * which starts when the same picture comes out of the decoder in order (the pictures after
- * it come at that pace, so the clock could not start earlier without them all being late). */
+ * it come at that pace, so the clock could not start earlier without them all being late).
+ * H.264 and HEVC decoders hold pictures back for their reordering the same way (two with two
+ * B-frames): there the preview is of a clean random-access picture only (clean_random_access),
+ * so that neither a picture that needs earlier ones nor one shown before it can follow. */
 void es_video_preview(struct es *es, const uint8_t *data, size_t len, int64_t pts, int64_t dts,
 		      int pict_type)
 {
 	struct es_frame_info info;
 	AVFrame *f, *d;
+	int mpeg = es->c.id == AV_CODEC_ID_MPEG2VIDEO || es->c.id == AV_CODEC_ID_MPEG1VIDEO;
 
 	if (!es->live || es->key_only || pict_type != AV_PICTURE_TYPE_I ||
-	    pts == AV_NOPTS_VALUE ||
-	    (es->c.id != AV_CODEC_ID_MPEG2VIDEO && es->c.id != AV_CODEC_ID_MPEG1VIDEO))
+	    pts == AV_NOPTS_VALUE)
+		return;
+	if (!mpeg && ((es->c.id != AV_CODEC_ID_H264 && es->c.id != AV_CODEC_ID_HEVC) ||
+		      !clean_random_access(es->c.id, data, len)))
 		return;
 	es->preview_due = 0; /* one try: the decoder's own pictures follow soon anyway */
 	f = es_codec_decode_alone(es, data, len, pts, dts);

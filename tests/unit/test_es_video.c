@@ -149,7 +149,8 @@ static void check_key_only(const char *name)
 
 static int before_second_gop(size_t i)
 {
-	return i < 1000; /* sd_mpeg2_mp2.ts: past the first I-picture, within its GOP */
+	return i < 1000; /* the first 1000 TS packets: past the first key picture of the SD
+			    streams, within its GOP */
 }
 
 /* Live (es_set_live), a zap into the stream: its first I-picture comes out alone first,
@@ -280,9 +281,12 @@ int main(int argc, char **argv)
 	}
 	if (!only || strcmp(only, "h264") == 0) {
 		check_key_only("sd_h264_mp2.ts");
+		check_live_preview("sd_h264_mp2.ts", ES_DEINTERLACE_OFF);
 		check_end_code("sd_h264_mp2.ts", (const uint8_t[]){ 0, 0, 1, 0x0b }, 4);
 	}
-	if (!only || strcmp(only, "hevc") == 0)
+	if (!only || strcmp(only, "hevc") == 0) {
+		check_live_preview("sd_hevc_aac.ts", ES_DEINTERLACE_OFF);
 		check_end_code("sd_hevc_aac.ts", (const uint8_t[]){ 0, 0, 1, 0x4a, 0x01 }, 5);
+	}
 	return finish("test_es_video");
 }
