@@ -51,6 +51,34 @@ read_as_packaged() {
 	[ -n "$_sums" ] || return 0 # no record: nothing to hold it against
 	[ "$(grep " $_rel\$" "$_sums" | cut -d' ' -f1)" = "$(md5sum < "$1" | cut -d' ' -f1)" ]
 }
+# VDR's fonts copied into the VM's RAM overlay, in the background once per VM (vdr_start
+# waits for it): FreeType maps a font file, and in CI VDR's map of a font over the 9p
+# share held bytes that no font has ("FreeType: load error 2"; VDR then crashed in
+# FT_Done_Face) although the file read intact afterwards. The three files are what fontconfig
+# gives on Debian 12 for VDR's default FontOsd, FontSml and FontFix (asking fc-match costs 5 s
+# under TCG); each copy is checked against its package before it takes the file's place. The
+# folder keeps its time, so fontconfig's cache stays valid (VDR, as user vdr, cannot rewrite it).
+fonts_to_ram() {
+	_dir=/usr/share/fonts/truetype/dejavu
+	_sums=/var/lib/dpkg/info/fonts-dejavu-core.md5sums
+	_names='DejaVuSans-Bold DejaVuSans DejaVuSansMono-Bold'
+	[ -f "$_sums" ] || { echo "INFRA: no $_sums: VDR's fonts stay on 9p" >&2; return 0; }
+	touch -r "$_dir" "$T/dir-time"
+	_ok=
+	for _try in 1 2 3; do
+		for _n in $_names; do cp -p "$_dir/$_n.ttf" "$_dir/$_n.ttf.ram"; done
+		grep -E '/DejaVuSans(-Bold|Mono-Bold)?\.ttf$' "$_sums" | sed 's/$/.ram/' |
+			(cd / && md5sum -c --quiet) >&2 && { _ok=1; break; }
+		echo "INFRA: VDR's fonts copied to RAM differ from their package (try $_try)" >&2
+		echo 3 > /proc/sys/vm/drop_caches
+	done
+	for _n in $_names; do
+		if [ -n "$_ok" ]; then mv -f "$_dir/$_n.ttf.ram" "$_dir/$_n.ttf"; else rm -f "$_dir/$_n.ttf.ram"; fi
+	done
+	touch -m -r "$T/dir-time" "$_dir"
+}
+fonts_to_ram &
+fonts_job=$!
 # The number of ERROR lines in VDR's log. A FreeType load error is not counted when this VM
 # reads the font otherwise than its package recorded: the VM's 9p share of the host's files
 # gave VDR bad bytes (seen once in CI), which is neither VDR's nor the card's doing. Said on
@@ -109,6 +137,8 @@ vdr_env_start() {
 # (none with no_trace=1: tracing every write costs a TCG guest time);
 # waits for VDR's SVDRP server (a check) unless $1 is "nowait"
 vdr_start() {
+	[ -z "${fonts_job:-}" ] || wait "$fonts_job"
+	fonts_job=
 	mkdir -p "$T/cfg" "$T/video" "$T/cache" "$T/grab"
 	echo 127.0.0.1 > "$T/cfg/svdrphosts.conf"
 	printf '%s' "${vdr_setup:-}" > "$T/cfg/setup.conf"
