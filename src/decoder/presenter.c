@@ -514,7 +514,9 @@ static void preroll(struct pres *p, uint64_t now, int video_on, int audio_on)
 	const struct dec_frame *ah = audio_on ? a->out_head : NULL;
 	int v_wait, a_wait = audio_on && !ah && !starved(dec, a);
 
-	if (vh && vh->info.preview) /* shown at once, held: the same picture in order starts it */
+	/* a preview is shown at once and held: the same picture in order starts the clock; a
+	   still picture starts none (below), even when the sound has run dry before it */
+	if (vh && (vh->info.preview || vh->still))
 		vh = vh->next;
 	v_wait = video_on && !vh && !starved(dec, v);
 
