@@ -67,7 +67,7 @@ fonts_to_ram() {
 	_ok=
 	for _try in 1 2 3; do
 		for _n in $_names; do cp -p "$_dir/$_n.ttf" "$_dir/$_n.ttf.ram"; done
-		grep -E '/DejaVuSans(-Bold|Mono-Bold)?\.ttf$' "$_sums" | sed 's/$/.ram/' |
+		for _n in $_names; do grep " ${_dir#/}/$_n.ttf\$" "$_sums"; done | sed 's/$/.ram/' |
 			(cd / && md5sum -c --quiet) >&2 && { _ok=1; break; }
 		echo "INFRA: VDR's fonts copied to RAM differ from their package (try $_try)" >&2
 		echo 3 > /proc/sys/vm/drop_caches
