@@ -127,7 +127,10 @@ void ffdvb_repacker_passed(struct ffdvb_repacker *r, const struct ffdvb_pes_head
 
 /* Nonzero between packets: no header, payload, skip or zero byte pending (the state in which
  * a whole packet fed next goes out unchanged). */
-int ffdvb_repacker_between_packets(const struct ffdvb_repacker *r);
+static inline int ffdvb_repacker_between_packets(const struct ffdvb_repacker *r)
+{
+	return r->state == FFDVB_RP_SCAN && r->zeros == 0 && r->back_len == 0;
+}
 
 /* Feeds a PES/program-stream byte stream, split anywhere (MPlayer writes header and payload
  * in separate write() calls): the output does not depend on the split points. Forwarded

@@ -154,19 +154,6 @@ void ffdvb_card_set_wake(struct ffdvb_card *card, enum ffdvb_node_type type, ffd
 	card->nodes[type].wake_ctx = ctx;
 }
 
-void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type)
-{
-	struct card_node *n = &card->nodes[type];
-
-	if (n->wake)
-		n->wake(n->wake_ctx);
-}
-
-void card_wake_av(struct ffdvb_card *card)
-{
-	card->dirty |= CARD_DIRTY_WAKE;
-}
-
 /* ---- node_ops: counting and statistics, then the node's own implementation, then the card's
  * update (update.c) for whatever the request changed ---------------------------------------- */
 

@@ -26,8 +26,16 @@ struct card_ring {
 
 int card_ring_init(struct card_ring *r, size_t size);
 void card_ring_release(struct card_ring *r);
-size_t card_ring_fill(const struct card_ring *r);
-size_t card_ring_space(const struct card_ring *r);
+/* inline: asked several times for every request (each call a branch more per request) */
+static inline size_t card_ring_fill(const struct card_ring *r)
+{
+	return (r->wr + r->size - r->rd) % r->size;
+}
+
+static inline size_t card_ring_space(const struct card_ring *r)
+{
+	return r->size - 1 - card_ring_fill(r);
+}
 /* Copies min(len, space) bytes in; returns the count copied. */
 size_t card_ring_put(struct card_ring *r, const void *data, size_t len);
 /* Removes up to len bytes from the read side (the decoder's consumption); returns the count. */
@@ -229,9 +237,21 @@ extern const struct card_node_impl card_dvr_impl;
 
 /* ---- shared helpers --------------------------------------------------------------------- */
 
-void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type);
+/* the node's transport re-evaluates its waiting requests and pollers (inline, as the ring
+ * helpers: twice for every write) */
+static inline void card_wake(struct ffdvb_card *card, enum ffdvb_node_type type)
+{
+	struct card_node *n = &card->nodes[type];
+
+	if (n->wake)
+		n->wake(n->wake_ctx);
+}
+
 /* video0 and audio0 (their masks share both rings): woken at the end of card_update */
-void card_wake_av(struct ffdvb_card *card);
+static inline void card_wake_av(struct ffdvb_card *card)
+{
+	card->dirty |= CARD_DIRTY_WAKE;
+}
 /* update.c: after every request (card.c's node_ops) and every wake-up (decoder, live taps, the
  * drain), in this order: live routing (which PIDs feed the decoder), play state -> decoder,
  * taps -> rings, rings -> decoder, then the wake-ups; each only if marked in card->dirty */

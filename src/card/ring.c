@@ -24,16 +24,6 @@ void card_ring_release(struct card_ring *r)
 	r->buf = NULL;
 }
 
-size_t card_ring_fill(const struct card_ring *r)
-{
-	return (r->wr + r->size - r->rd) % r->size;
-}
-
-size_t card_ring_space(const struct card_ring *r)
-{
-	return r->size - 1 - card_ring_fill(r);
-}
-
 size_t card_ring_put(struct card_ring *r, const void *data, size_t len)
 {
 	const uint8_t *p = data;

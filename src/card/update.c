@@ -21,7 +21,8 @@ void card_update(struct ffdvb_card *card)
 		if (d & CARD_DIRTY_SYNC)
 			card->decoder->sync(card);
 		if (d & CARD_DIRTY_FEED) {
-			card_live_pump(card);
+			if (card->st[FFDVB_STREAM_VIDEO].tap || card->st[FFDVB_STREAM_AUDIO].tap)
+				card_live_pump(card); /* not called for every memory write */
 			card->decoder->feed(card);
 			d |= card->dirty; /* the feed's wake-ups and kick */
 			card->dirty &= ~(CARD_DIRTY_WAKE | CARD_DIRTY_KICK);

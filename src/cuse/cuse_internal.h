@@ -64,6 +64,7 @@ struct ffdvb_cuse_dev {
 	struct fuse_buf *in;         /* the one the last request was received into */
 	void *rx_payload;            /* the last request is a write whose data lie here */
 	int rx_off;                  /* the kernel refused cuse_rx.c's read: libfuse's only */
+	size_t last_write;           /* size of the last write: a room is asked after large ones */
 	const struct ffdvb_node_ops *ops;
 	void *node;
 	char *devname;

@@ -197,6 +197,7 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 	/* received into the node's room (cuse_rx.c): the node takes it there, or it moves back */
 	data = cf->dev->rx_payload ? cf->dev->rx_payload : buf;
 	cf->dev->rx_payload = NULL;
+	cf->dev->last_write = size;
 	r = write_step(&first, data);
 	if (r < 0) {
 		memcpy((char *)buf, data, size);

@@ -71,7 +71,10 @@ int ffdvb_cuse_receive(struct ffdvb_cuse_dev *dev)
 
 	dev->in = &dev->fbuf;
 	dev->rx_payload = NULL;
-	if (!dev->rx_off && dev->ops->write_room)
+	/* a room pays only for writes of RX_MIN_ROOM bytes and more: after a smaller write the
+	   node is not asked (the question goes through every layer, the trace's and the card's,
+	   on every request); the next large write comes the usual way and asking starts again */
+	if (!dev->rx_off && dev->ops->write_room && dev->last_write >= RX_MIN_ROOM)
 		room = dev->ops->write_room(dev->node, &room_len);
 	if (!room || room_len < RX_MIN_ROOM)
 		return fuse_session_receive_buf(dev->se, &dev->fbuf);

@@ -24,6 +24,7 @@
 struct trace_node {
 	struct ffdvbd_trace *t;
 	enum ffdvb_node_type type;
+	const struct ffdvb_node_ops *ops; /* the card's, looked up once */
 	void *real;
 };
 
@@ -45,7 +46,7 @@ struct ffdvbd_trace {
 
 static const struct ffdvb_node_ops *real_ops(const struct trace_node *n)
 {
-	return ffdvb_card_node_ops(n->type);
+	return n->ops;
 }
 
 static int listening(const struct ffdvbd_trace *t)
@@ -281,6 +282,7 @@ struct ffdvbd_trace *ffdvbd_trace_new(struct ffdvb_card *card, int adapter)
 	for (int i = 0; i < FFDVB_NODE_COUNT; i++) {
 		t->nodes[i].t = t;
 		t->nodes[i].type = (enum ffdvb_node_type)i;
+		t->nodes[i].ops = ffdvb_card_node_ops((enum ffdvb_node_type)i);
 		t->nodes[i].real = ffdvb_card_node(card, (enum ffdvb_node_type)i);
 	}
 	return t;

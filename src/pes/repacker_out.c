@@ -111,11 +111,6 @@ void ffdvb_repacker_passed(struct ffdvb_repacker *r, const struct ffdvb_pes_head
 	r->stats.bytes_out += bytes;
 }
 
-int ffdvb_repacker_between_packets(const struct ffdvb_repacker *r)
-{
-	return r->state == FFDVB_RP_SCAN && r->zeros == 0 && r->back_len == 0;
-}
-
 /* A whole packet met between packets leaves the byte-wise path as it came: scanned, its
  * header collected and parsed, copied to r->out and emitted with the rest of the input as
  * body, with its own PES_packet_length. So it goes to the sink at once, head and body from
