@@ -138,8 +138,9 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	/* libfuse allocates (calloc) and frees a request of 128 bytes for every request served:
 	   glibc's calloc never takes from tcache and, above the default fast-bin size of 128
-	   bytes of chunk, it carved each one out of a free chunk and merged it back, about 550
-	   instructions a request more than a fast bin's (callgrind, bench/README.md) */
+	   bytes of chunk, it carved each one out of a free chunk and merged it back, about 450
+	   instructions a request more than a fast bin's (calloc and free; callgrind,
+	   bench/README.md) */
 	mallopt(M_MXFAST, 160);
 	/* libavcodec reports every damaged picture; those are counted (ffdvbctl status), so its
 	   own messages only come with -v (errors) and -vv (warnings) */
