@@ -131,6 +131,12 @@ struct ffdvb_decoder {
 	int osd_pending;            /* a plane was set on the output; the presenter refreshes */
 	int bypass_noted;           /* the bypass-without-passthrough notice was logged */
 	unsigned int osd_serial;    /* counts planes set on the output (osd_set hook) */
+	/* A presenter on a virtual clock that waits for the streams says for what, and a new
+	 * frame wakes it only when it brings that: while the video decoder is the slower one, each
+	 * sound frame woke it for nothing (two thread switches a frame). Off: every frame wakes. */
+	int pres_narrow;
+	int pres_need_video;        /* a picture wakes it */
+	size_t pres_need_audio;     /* sound wakes it once out_count reaches this */
 
 	/* what the card reads back (under lock) */
 	int have_stc;

@@ -168,6 +168,11 @@ static void show(struct pres *p, struct dec_frame *f, uint64_t now)
 	struct ffdvb_decoder *dec = p->dec;
 	struct ffdvb_picture_info pi;
 	struct dec_frame *old = p->shown;
+	unsigned int sizes = dec->size_wr;
+	/* the card hears of a size event and of the STC starting or stopping (a picture after none
+	   or a still, a still or black after a picture), not of every picture: it reads the STC
+	   when asked, and a wake-up per picture cost its loop a turn 25 to 50 times a second */
+	int wake = !f || f->still || !old || old->still;
 
 	p->shown = f;
 	p->shown_at = now;
@@ -191,7 +196,8 @@ static void show(struct pres *p, struct dec_frame *f, uint64_t now)
 	uint64_t took = dec_real_ns() - t0;
 	p->present_ns = took > p->present_ns ? took : p->present_ns - p->present_ns / 16;
 	dec_frame_free(old);
-	dec_wake(dec); /* STC moved, maybe a size event */
+	if (wake || sizes != dec->size_wr)
+		dec_wake(dec);
 	pthread_mutex_lock(&dec->lock);
 	osd_presented(p, osd);
 }
@@ -619,13 +625,17 @@ static void apply_state(struct pres *p, uint64_t now)
 	}
 }
 
-/* Virtual clock: may time move on to `next`? Every playing stream must have what that needs. */
+/* Virtual clock: may time move on to `next`? Every playing stream must have what that needs.
+ * Leaves in dec->pres_need_* which new frames would change the answer (turn() waits for them). */
 static int ready(struct pres *p, uint64_t now, uint64_t next, int video_on, int audio_on)
 {
 	struct ffdvb_decoder *dec = p->dec;
 	const struct dec_stream *v = &dec->st[FFDVB_STREAM_VIDEO], *a = &dec->st[FFDVB_STREAM_AUDIO];
-	size_t need;
+	int ok = 1;
 
+	/* unless found otherwise below, any frame may change it */
+	dec->pres_need_video = 1;
+	dec->pres_need_audio = 0;
 	if (!video_on && !audio_on)
 		return 0;
 	/* A frozen picture holds virtual time too: otherwise the sound of AUDIO_CONTINUE, which
@@ -634,13 +644,22 @@ static int ready(struct pres *p, uint64_t now, uint64_t next, int video_on, int 
 	if (p->st.video == FFDVB_DEC_VIDEO_FROZEN)
 		return 0;
 	if (video_on && !v->out_head && !starved(dec, v))
-		return 0;
+		ok = 0;
+	else
+		dec->pres_need_video = 0;
+	dec->pres_need_audio = SIZE_MAX;
 	if (audio_on && !starved(dec, a)) {
-		need = (size_t)((next - now) * FFDVB_AUDIO_RATE / 1000000000u) + 1;
-		if (a->out_count + ffdvb_output_audio_queued(p->out) < need + AUDIO_TARGET / 2)
-			return 0;
+		/* the device holds still while virtual time does: only out_count can grow */
+		size_t need = (size_t)((next - now) * FFDVB_AUDIO_RATE / 1000000000u) + 1 +
+			      AUDIO_TARGET / 2;
+		size_t queued = ffdvb_output_audio_queued(p->out);
+
+		if (a->out_count + queued < need) {
+			ok = 0;
+			dec->pres_need_audio = need - queued;
+		}
 	}
-	return 1;
+	return ok;
 }
 
 static void update_stc_from_audio(struct pres *p, int64_t clock)
@@ -763,7 +782,9 @@ static void turn(struct pres *p)
 			int dry = (!video_moving || starved(dec, &dec->st[0])) &&
 				  (!audio_on || starved(dec, &dec->st[1]));
 
+			dec->pres_narrow = 1;
 			timed_wait(dec, 1000000);
+			dec->pres_narrow = 0;
 			if (!dry || (!video_moving && !audio_on))
 				return;
 		}

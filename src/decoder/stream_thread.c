@@ -98,7 +98,9 @@ static void on_frame(void *ctx, AVFrame *frame, const struct es_frame_info *info
 	s->out_count += dec_frame_weight(s->which, frame, info);
 	if (s->which == FFDVB_STREAM_AUDIO)
 		dec->audio_offset = s->tl.offset;
-	pthread_cond_broadcast(&dec->cond_pres);
+	if (!dec->pres_narrow || (s->which == FFDVB_STREAM_VIDEO ? dec->pres_need_video
+								   : s->out_count >= dec->pres_need_audio))
+		pthread_cond_broadcast(&dec->cond_pres);
 	pthread_mutex_unlock(&dec->lock);
 }
 
