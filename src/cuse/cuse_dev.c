@@ -3,7 +3,8 @@
  * wake-ups and teardown.
  *
  * The session is driven from the daemon's single-threaded libevent loop (fuse_session_fd +
- * fuse_session_receive_buf/process_buf), not cuse_lowlevel_main(): all node state lives on one
+ * fuse_session_receive_buf/process_buf; writes the node finishes at once are answered without
+ * libfuse, ffdvb_cuse_write_direct), not cuse_lowlevel_main(): all node state lives on one
  * thread without locks. libfuse's multi-threaded loop was said to cost about 4.5x the round
  * trip on 2 cores; bench/run.sh core measures it against the single-threaded one on a bare
  * device (1.04-1.11x here), so threads would buy nothing for the locks they need. libfuse's
@@ -43,7 +44,8 @@ int ffdvb_cuse_dev_received(struct ffdvb_cuse_dev *dev, int res)
 		dev->dead = 1;
 		return 0;
 	}
-	fuse_session_process_buf(dev->se, dev->in ? dev->in : &dev->fbuf);
+	if (!ffdvb_cuse_write_direct(dev, dev->in ? dev->in : &dev->fbuf, fuse_session_fd(dev->se)))
+		fuse_session_process_buf(dev->se, dev->in ? dev->in : &dev->fbuf);
 	dev->rx_payload = NULL;
 	return 1;
 }

@@ -65,6 +65,7 @@ struct ffdvb_cuse_dev {
 	void *rx_payload;            /* the last request is a write whose data lie here */
 	int rx_off;                  /* the kernel refused cuse_rx.c's read: libfuse's only */
 	size_t last_write;           /* size of the last write: a room is asked after large ones */
+	size_t write_done;           /* fed by ffdvb_cuse_write_direct, which then left it to libfuse */
 	const struct ffdvb_node_ops *ops;
 	void *node;
 	char *devname;
@@ -122,6 +123,10 @@ static inline int cuse_reply_errno(fuse_req_t req, int err)
 {
 	return fuse_reply_err(req, ffdvb_marshal_reply_errno(err));
 }
+
+/* cuse_ops.c: answers a write received in buf on fd (the session's) without libfuse when the
+ * node finishes it at once; returns 1 when answered, 0 for libfuse to handle the request */
+int ffdvb_cuse_write_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *buf, int fd);
 
 /* cuse_dev.c: what fuse_session_receive_buf returned (res) handled: 1 when a request was
  * processed; 0 for none, and a dead connection marked */

@@ -9,8 +9,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include <event2/event.h>
+#include <linux/fuse.h>
 
 static struct cuse_file *file_of(struct fuse_file_info *fi)
 {
@@ -142,34 +144,47 @@ static void cuse_read(fuse_req_t req, size_t size, off_t off, struct fuse_file_i
 
 /* ---- write ------------------------------------------------------------------------------- */
 
-/* Feeds the rest of the data to the node. A blocking writer continues after partial
+/* Feeds the data from *done on to the node. A blocking writer continues after partial
  * progress; an interrupted one gets the bytes taken so far, possibly 0 (av7110 semantics).
- * Returns 1 when answered, 0 when it waits, -1 when the node refused data in its room. */
-static int write_step(struct cuse_pending *p, const char *data)
+ * Returns 1 when the write is over (answer *done bytes, or the error *err when none were
+ * taken), 0 when it waits, -1 when the node refused data in its room. */
+static int write_feed(const struct ffdvb_node_ops *ops, void *file, const char *data, size_t len,
+		      int nonblock, int interrupted, size_t *done, ssize_t *err)
 {
-	const struct ffdvb_node_ops *ops = p->cf->dev->ops;
-	ssize_t err = 0;
-
-	while (p->done < p->len && !p->interrupted) {
-		ssize_t n = ops->write(p->cf->file, data + p->done, p->len - p->done, p->nonblock);
+	*err = 0;
+	while (*done < len && !interrupted) {
+		ssize_t n = ops->write(file, data + *done, len - *done, nonblock);
 
 		if (n > 0) {
-			p->done += (size_t)n < p->len - p->done ? (size_t)n : p->len - p->done;
-			if (p->nonblock)
+			*done += (size_t)n < len - *done ? (size_t)n : len - *done;
+			if (nonblock)
 				break; /* a short write ends a non-blocking write(2) */
 			continue;
 		}
-		if (n == -EXDEV && p->done == 0)
+		if (n == -EXDEV && *done == 0)
 			return -1; /* not taken in the node's room: the caller moves the data */
 		if (n == 0 || n == -EAGAIN || n == -FFDVB_EBLOCK) {
-			if (!p->nonblock)
+			if (!nonblock)
 				return 0; /* wait for room */
-			err = -EAGAIN;
+			*err = -EAGAIN;
 		} else {
-			err = n;
+			*err = n;
 		}
 		break;
 	}
+	return 1;
+}
+
+/* write_feed for a request of libfuse's: returns 1 when answered, 0 when it waits, -1 when
+ * the node refused data in its room. */
+static int write_step(struct cuse_pending *p, const char *data)
+{
+	ssize_t err;
+	int r = write_feed(p->cf->dev->ops, p->cf->file, data, p->len, p->nonblock, p->interrupted,
+			   &p->done, &err);
+
+	if (r != 1)
+		return r;
 	if (p->done > 0 || err == 0)
 		fuse_reply_write(p->req, p->done);
 	else
@@ -198,6 +213,8 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 	data = cf->dev->rx_payload ? cf->dev->rx_payload : buf;
 	cf->dev->rx_payload = NULL;
 	cf->dev->last_write = size;
+	first.done = cf->dev->write_done; /* what ffdvb_cuse_write_direct had fed already */
+	cf->dev->write_done = 0;
 	r = write_step(&first, data);
 	if (r < 0) {
 		memcpy((char *)buf, data, size);
@@ -221,6 +238,59 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 		else
 			fuse_reply_err(req, ENOMEM);
 	}
+}
+
+/* A write the node finishes at once, answered on the wire without libfuse: its dispatch
+ * allocates a request, takes its session lock and builds the reply through several calls, in
+ * all more instructions than the card's whole TS path for a 188-byte write, and in the TCG
+ * test VM instructions are what a request costs (bench/README.md). A write that has to wait,
+ * or whose data move back out of the node's room, goes to libfuse (cuse_write), told in
+ * dev->write_done what was already fed. Returns 1 when answered here (on fd, the device's
+ * /dev/cuse file). */
+int ffdvb_cuse_write_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *buf, int fd)
+{
+	const struct fuse_in_header *in = buf->mem;
+	const struct fuse_write_in *wi = (const void *)(in + 1);
+	const size_t head = sizeof(*in) + sizeof(*wi);
+	struct fuse_out_header out = { .len = sizeof(out) };
+	struct fuse_write_out wo = { 0 };
+	struct iovec iov[2] = { { &out, sizeof(out) }, { &wo, sizeof(wo) } };
+	struct cuse_file *cf;
+	const char *data;
+	size_t done = 0;
+	ssize_t err;
+	int nonblock;
+
+	/* the kernel's CUSE speaks a protocol with the whole fuse_write_in (7.9 on) */
+	if ((buf->flags & FUSE_BUF_IS_FD) || buf->size < head || in->opcode != FUSE_WRITE ||
+	    in->len != buf->size || wi->size != buf->size - head || !wi->fh || !dev->ops->write)
+		return 0;
+	cf = (struct cuse_file *)(uintptr_t)wi->fh; /* what open gave the kernel (open_done) */
+	nonblock = !!(wi->flags & O_NONBLOCK);      /* the current file flags, as libfuse's fi */
+	data = dev->rx_payload ? dev->rx_payload : (const char *)(wi + 1);
+	switch (write_feed(dev->ops, cf->file, data, wi->size, nonblock, 0, &done, &err)) {
+	case 1:
+		break;
+	case 0:
+		dev->write_done = done; /* it waits: libfuse's request is kept (cuse_write) */
+		return 0;
+	default:
+		return 0; /* moved out of the room by cuse_write */
+	}
+	dev->last_write = wi->size;
+	dev->rx_payload = NULL;
+	out.unique = in->unique;
+	if (done > 0 || err == 0) {
+		wo.size = (uint32_t)done;
+		out.len += sizeof(wo);
+	} else {
+		out.error = -ffdvb_marshal_reply_errno((int)-err);
+		iov[0].iov_len = out.len;
+	}
+	/* ENOENT: the caller was interrupted and the kernel dropped the request, as in libfuse */
+	if (writev(fd, iov, out.error ? 1 : 2) < 0 && errno != ENOENT)
+		ffdvb_cuse_log(dev, "writing /dev/cuse: %s", strerror(errno));
+	return 1;
 }
 
 /* ---- open -------------------------------------------------------------------------------- */
