@@ -53,34 +53,34 @@ print("%.0f %.0f" % ((time.monotonic() - t) * 1000, (ru.ru_utime + ru.ru_stime) 
 }
 median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 
-# the plain decode, ffmpeg's and ours taking turns three times: the medians (a single run
-# moves by several % with what else the host does in that second)
-FF_WALLS='' FF_CPUS='' OURS_WALLS='' OURS_CPUS=''
+# ffmpeg's decode (plain, and deinterlaced by bwdif at field rate as ours does by default) and
+# ours (plain, bwdif per frame, bwdif per field) taking turns three times: the medians. A
+# single run moves by several % with what else the host does in that second, a deinterlaced
+# one of ours by up to a fifth (its filter runs on a third thread beside the decoder's).
+FF_WALLS='' FF_CPUS='' FF_FIELDS='' RUNS=''
 for _ in 1 2 3; do
 	set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -f null -)
 	FF_WALLS="$FF_WALLS $1" FF_CPUS="$FF_CPUS $2"
-	OURS=$(BENCH_DEINTERLACE=no "$BIN" throughput "$STREAM")
-	OURS_WALLS="$OURS_WALLS $(echo "$OURS" | awk '$2 == "decode_ours_ms" { print $3 }')"
-	OURS_CPUS="$OURS_CPUS $(echo "$OURS" | awk '$2 == "decode_ours_cpu_ms" { print $3 }')"
+	set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -vf bwdif=mode=send_field:deint=interlaced -f null -)
+	FF_FIELDS="$FF_FIELDS $1"
+	for d in no frame field; do
+		RUNS="$RUNS
+$(BENCH_DEINTERLACE=$d "$BIN" throughput "$STREAM")"
+	done
 done
 # shellcheck disable=SC2086 # word lists
-FF_WALL=$(median3 $FF_WALLS) FF_CPU=$(median3 $FF_CPUS)
+FF_WALL=$(median3 $FF_WALLS) FF_CPU=$(median3 $FF_CPUS) FF_FIELD=$(median3 $FF_FIELDS)
 echo "figure decode_ffmpeg_ms $FF_WALL ms"
 echo "figure decode_ffmpeg_cpu_ms $FF_CPU ms"
-# the same decode deinterlaced by ffmpeg at field rate, as ours does by default
-set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -vf bwdif=mode=send_field:deint=interlaced -f null -)
-echo "figure decode_ffmpeg_bwdif_field_ms $1 ms"
-FF_FIELD=$1
-# shellcheck disable=SC2086 # word lists
-OURS="figure decode_ours_ms $(median3 $OURS_WALLS) ms
-figure decode_ours_cpu_ms $(median3 $OURS_CPUS) ms
-$(echo "$OURS" | grep decode_ours_pictures)"
+echo "figure decode_ffmpeg_bwdif_field_ms $FF_FIELD ms"
+# each of our figures, the median of its three runs, in the order they came
+OURS=$(echo "$RUNS" | awk '$1 == "figure" && !seen[$2]++ { print $2, $4 }' |
+	while read -r name unit; do
+		# shellcheck disable=SC2046 # a word list
+		echo "figure $name $(median3 $(echo "$RUNS" | awk -v k="$name" '$2 == k { print $3 }')) $unit"
+	done)
 echo "$OURS"
-OURS_BWDIF=$(BENCH_DEINTERLACE=frame "$BIN" throughput "$STREAM")
-echo "$OURS_BWDIF"
-OURS_FIELD=$(BENCH_DEINTERLACE=field "$BIN" throughput "$STREAM")
-echo "$OURS_FIELD"
-printf '%s\n%s\n%s\n' "$OURS" "$OURS_BWDIF" "$OURS_FIELD" |
+echo "$OURS" |
 	awk -v ffw="$FF_WALL" -v ffc="$FF_CPU" -v fff="$FF_FIELD" '
 	$2 == "decode_ours_ms" { printf "figure decode_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }
 	$2 == "decode_ours_cpu_ms" { printf "figure decode_cpu_ffmpeg_vs_ours %.3f ratio\n", ffc / $3 }
