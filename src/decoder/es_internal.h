@@ -155,6 +155,10 @@ void es_video_frame(struct es *es, AVFrame *f);
  * or an H.264/HEVC clean random-access picture goes out alone first (es_frame_info.preview) */
 void es_video_preview(struct es *es, const uint8_t *data, size_t len, int64_t pts, int64_t dts,
 		      int pict_type);
+/* 1 when the H.264 or HEVC access unit in d is a picture that nothing before it is needed for
+ * and that no later-decoded picture precedes on screen (an H.264 IDR; an HEVC IDR_N_LP or
+ * CRA, and no IDR_W_RADL) */
+int es_clean_random_access(enum AVCodecID id, const uint8_t *d, size_t len);
 int es_video_threads(const struct es *es, int width);
 /* hands a frame (after deinterlacing) to the callback */
 void es_video_emit(struct es *es, AVFrame *f, const struct es_frame_info *info);

@@ -167,7 +167,7 @@ void es_video_frame(struct es *es, AVFrame *f)
  * leading pictures (IDR_N_LP, 20) or a CRA (21), whose leading pictures the decoder skips when
  * it starts there. Not an IDR_W_RADL (19): its decodable leading pictures come out before it,
  * and the preview would be followed by an earlier picture. */
-static int clean_random_access(enum AVCodecID id, const uint8_t *d, size_t len)
+int es_clean_random_access(enum AVCodecID id, const uint8_t *d, size_t len)
 {
 	int found = 0;
 
@@ -202,7 +202,7 @@ static int clean_random_access(enum AVCodecID id, const uint8_t *d, size_t len)
  * which starts when the same picture comes out of the decoder in order (the pictures after
  * it come at that pace, so the clock could not start earlier without them all being late).
  * H.264 and HEVC decoders hold pictures back for their reordering the same way (two with two
- * B-frames): there the preview is of a clean random-access picture only (clean_random_access),
+ * B-frames): there the preview is of a clean random-access picture only (es_clean_random_access),
  * so that neither a picture that needs earlier ones nor one shown before it can follow. */
 void es_video_preview(struct es *es, const uint8_t *data, size_t len, int64_t pts, int64_t dts,
 		      int pict_type)
@@ -215,7 +215,7 @@ void es_video_preview(struct es *es, const uint8_t *data, size_t len, int64_t pt
 	    pts == AV_NOPTS_VALUE)
 		return;
 	if (!mpeg && ((es->c.id != AV_CODEC_ID_H264 && es->c.id != AV_CODEC_ID_HEVC) ||
-		      !clean_random_access(es->c.id, data, len)))
+		      !es_clean_random_access(es->c.id, data, len)))
 		return;
 	es->preview_due = 0; /* one try: the decoder's own pictures follow soon anyway */
 	f = es_codec_decode_alone(es, data, len, pts, dts);
