@@ -44,8 +44,10 @@ int ffdvb_cuse_dev_received(struct ffdvb_cuse_dev *dev, int res)
 		dev->dead = 1;
 		return 0;
 	}
-	if (!ffdvb_cuse_write_direct(dev, dev->in ? dev->in : &dev->fbuf, fuse_session_fd(dev->se)))
-		fuse_session_process_buf(dev->se, dev->in ? dev->in : &dev->fbuf);
+	struct fuse_buf *in = dev->in ? dev->in : &dev->fbuf;
+
+	if (!ffdvb_cuse_write_direct(dev, in, fuse_session_fd(dev->se)))
+		fuse_session_process_buf(dev->se, in);
 	dev->rx_payload = NULL;
 	return 1;
 }

@@ -259,7 +259,7 @@ int ffdvb_cuse_write_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *b
 	const char *data;
 	size_t done = 0;
 	ssize_t err;
-	int nonblock;
+	int nonblock, r;
 
 	/* the kernel's CUSE speaks a protocol with the whole fuse_write_in (7.9 on) */
 	if ((buf->flags & FUSE_BUF_IS_FD) || buf->size < head || in->opcode != FUSE_WRITE ||
@@ -268,14 +268,10 @@ int ffdvb_cuse_write_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *b
 	cf = (struct cuse_file *)(uintptr_t)wi->fh; /* what open gave the kernel (open_done) */
 	nonblock = !!(wi->flags & O_NONBLOCK);      /* the current file flags, as libfuse's fi */
 	data = dev->rx_payload ? dev->rx_payload : (const char *)(wi + 1);
-	switch (write_feed(dev->ops, cf->file, data, wi->size, nonblock, 0, &done, &err)) {
-	case 1:
-		break;
-	case 0:
-		dev->write_done = done; /* it waits: libfuse's request is kept (cuse_write) */
+	r = write_feed(dev->ops, cf->file, data, wi->size, nonblock, 0, &done, &err);
+	if (r != 1) { /* it waits (libfuse's request is kept), or cuse_write moves it from the room */
+		dev->write_done = done;
 		return 0;
-	default:
-		return 0; /* moved out of the room by cuse_write */
 	}
 	dev->last_write = wi->size;
 	dev->rx_payload = NULL;

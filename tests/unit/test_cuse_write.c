@@ -185,6 +185,7 @@ int main(void)
 	b = make(FUSE_WRITE, 188, 0);
 	script[0] = -EXDEV;
 	EXPECT_EQ("refused in the room goes to libfuse", run(&b, &cf, &fed), 0);
+	EXPECT_EQ("nothing fed before the room refused it", fed, 0);
 	CHECK(nothing_on_wire());
 
 	/* not a write, or lengths that do not add up: the node is not called */
