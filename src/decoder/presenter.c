@@ -662,6 +662,19 @@ static int ready(struct pres *p, uint64_t now, uint64_t next, int video_on, int 
 	return ok;
 }
 
+/* Virtual clock: no playing stream has anything to show or hear, nor will have before more
+ * data comes (the device's sound included) */
+static int nothing_left(struct pres *p, int video_on, int audio_on)
+{
+	struct ffdvb_decoder *dec = p->dec;
+	const struct dec_stream *v = &dec->st[FFDVB_STREAM_VIDEO], *a = &dec->st[FFDVB_STREAM_AUDIO];
+
+	if (video_on && (v->out_head || !starved(dec, v)))
+		return 0;
+	return !audio_on ||
+	       (!a->out_head && starved(dec, a) && !ffdvb_output_audio_queued(p->out));
+}
+
 static void update_stc_from_audio(struct pres *p, int64_t clock)
 {
 	struct ffdvb_decoder *dec = p->dec;
@@ -786,6 +799,12 @@ static void turn(struct pres *p)
 			timed_wait(dec, 1000000);
 			dec->pres_narrow = 0;
 			if (!dry || (!video_moving && !audio_on))
+				return;
+		} else if (nothing_left(p, video_moving, audio_on)) {
+			/* the same 10x once nothing is left to play (the video ended): time moving
+			   on at once made 200 000 empty turns a second, a whole CPU */
+			timed_wait(dec, 1000000);
+			if (dec->quit)
 				return;
 		}
 		pthread_mutex_unlock(&dec->lock);
