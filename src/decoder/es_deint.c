@@ -8,10 +8,12 @@
  * es_frame_info rides through the filter on the frame itself (opaque_ref, which libavfilter
  * copies to every picture made from it), so both fields of a picture find theirs.
  * The filter runs on a thread of its own: bwdif costs about as much as the decode of an SD
- * picture, and the stream's thread decodes the next picture meanwhile. Only the filter graph is
- * that thread's (while a picture is in it); what comes out is handed on from the stream's
- * thread, at its next packet (es_deint_poll) or picture, or before it waits for data
- * (es_settle), so callbacks, counters and order stay as before. */
+ * picture, and the stream's thread decodes the next pictures meanwhile. Up to DEINT_JOBS decoded
+ * pictures wait for the filter, so that neither thread waits for the other's slower picture (an
+ * I-frame decodes in about twice a B-frame's time, the filter takes the same time for each).
+ * Only the filter graph is that thread's (while pictures wait for it or are in it); what comes
+ * out is handed on from the stream's thread, at its next packet (es_deint_poll) or picture, or
+ * before it waits for data (es_settle), so callbacks, counters and order stay as before. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +26,22 @@
 
 /* bwdif gives at most two pictures per picture (send_field); more wait in the sink */
 #define DEINT_OUTS 4
+/* decoded pictures waiting for the filter's thread, besides the one in it */
+#define DEINT_JOBS 2
+/* what the finished pictures can have made before the stream's thread takes it */
+#define DEINT_DONE ((DEINT_JOBS + 1) * DEINT_OUTS)
+
+/* one picture out of the filter, or a decoded one the graph refused (it goes out as decoded) */
+struct deint_out {
+	AVFrame *f;
+	int rejected;
+	struct es_frame_info info; /* a refused picture's */
+};
 
 struct es_deint {
 	AVFilterGraph *g;
 	AVFilterContext *src, *sink;
+	AVRational out_tb;
 	int w, h, fmt;
 	AVRational sar;
 	/* the filter's thread; the fields below are under lock */
@@ -35,69 +49,63 @@ struct es_deint {
 	int threaded;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	int busy, quit;                /* busy: job is in the filter, the graph is the thread's */
-	AVFrame *job;
-	struct es_frame_info job_info;
-	AVFrame *rejected;             /* the graph refused the job: it goes out as decoded */
-	AVFrame *out[DEINT_OUTS];
-	int nout;
+	int busy, quit;                /* busy: a picture is in the filter */
+	struct deint_out jobs[DEINT_JOBS]; /* oldest first */
+	int njobs;
+	struct deint_out done[DEINT_DONE]; /* oldest first */
+	int ndone;
 };
 
-/* one picture through the graph; on the filter's thread, or on the stream's without one */
-static void run(struct es_deint *d)
+/* one picture through the graph, what came out appended to out[] (room for DEINT_OUTS); on
+ * the filter's thread, or on the stream's without one */
+static int run(struct es_deint *d, struct deint_out *job, struct deint_out *out)
 {
-	AVFrame *f = d->job;
+	int n = 0;
 
-	d->job = NULL;
-	if (av_buffersrc_add_frame(d->src, f) < 0) {
-		d->rejected = f;
-		return;
+	if (av_buffersrc_add_frame(d->src, job->f) < 0) {
+		job->rejected = 1;
+		out[n++] = *job;
+		return n;
 	}
-	av_frame_free(&f);
-	while (d->nout < DEINT_OUTS) {
-		AVFrame *out = av_frame_alloc();
+	av_frame_free(&job->f);
+	while (n < DEINT_OUTS) {
+		AVFrame *f = av_frame_alloc();
 
-		if (!out || av_buffersink_get_frame(d->sink, out) < 0) {
-			av_frame_free(&out);
-			return;
+		if (!f || av_buffersink_get_frame(d->sink, f) < 0) {
+			av_frame_free(&f);
+			break;
 		}
-		d->out[d->nout++] = out;
+		out[n++] = (struct deint_out){ .f = f };
 	}
+	return n;
 }
 
 static void *worker(void *arg)
 {
 	struct es_deint *d = arg;
+	struct deint_out job, out[DEINT_OUTS];
 
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		while (!d->busy && !d->quit)
+		while (!d->njobs && !d->quit)
 			pthread_cond_wait(&d->cond, &d->lock);
 		if (d->quit)
 			break;
+		job = d->jobs[0];
+		memmove(d->jobs, d->jobs + 1, (size_t)--d->njobs * sizeof(d->jobs[0]));
+		d->busy = 1;
+		pthread_cond_broadcast(&d->cond); /* a job's room is free */
 		pthread_mutex_unlock(&d->lock);
-		run(d);
+		int n = run(d, &job, out);
 		pthread_mutex_lock(&d->lock);
+		/* at most DEINT_JOBS + 1 pictures finish between two hand-outs: always room */
+		memcpy(d->done + d->ndone, out, (size_t)n * sizeof(out[0]));
+		d->ndone += n;
 		d->busy = 0;
 		pthread_cond_broadcast(&d->cond);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return NULL;
-}
-
-/* until the filter's thread is done with its picture (at once when wait is 0): 1 when idle */
-static int idle(struct es_deint *d, int wait)
-{
-	int busy;
-
-	if (!d->threaded)
-		return 1;
-	pthread_mutex_lock(&d->lock);
-	while (wait && d->busy)
-		pthread_cond_wait(&d->cond, &d->lock);
-	busy = d->busy;
-	pthread_mutex_unlock(&d->lock);
-	return !busy;
 }
 
 static struct es_deint *build(const AVFrame *f, enum es_deinterlace mode, int pipelined)
@@ -134,6 +142,7 @@ static struct es_deint *build(const AVFrame *f, enum es_deinterlace mode, int pi
 	    avfilter_link(d->src, 0, bw, 0) < 0 || avfilter_link(bw, 0, d->sink, 0) < 0 ||
 	    avfilter_graph_config(d->g, NULL) < 0)
 		goto fail;
+	d->out_tb = av_buffersink_get_time_base(d->sink);
 	if (pipelined && !pthread_mutex_init(&d->lock, NULL)) {
 		if (!pthread_cond_init(&d->cond, NULL)) {
 			d->threaded = !pthread_create(&d->thread, NULL, worker, d);
@@ -174,51 +183,68 @@ static void emit_out(struct es *es, AVFrame *out, AVRational tb)
 	es_video_emit(es, out, &info);
 }
 
-/* what the filter made of its last picture goes out (the graph is idle) */
-static void hand_out(struct es *es)
+/* the pictures in done[] go out, in order (taken under the lock when threaded) */
+static void emit_done(struct es *es, struct deint_out *done, int n)
+{
+	AVRational tb = n ? es->deint->out_tb : (AVRational){ 1, 90000 };
+
+	for (int i = 0; i < n; i++) {
+		AVFrame *f = done[i].f;
+
+		if (done[i].rejected) {
+			av_buffer_unref(&f->opaque_ref);
+			es_video_emit(es, f, &done[i].info);
+		} else
+			emit_out(es, f, tb);
+	}
+}
+
+/* the finished pictures move to out[]; under the lock when threaded */
+static int take_done(struct es_deint *d, struct deint_out *out)
+{
+	int n = d->ndone;
+
+	memcpy(out, d->done, (size_t)n * sizeof(out[0]));
+	d->ndone = 0;
+	return n;
+}
+
+/* what the filter has finished goes out; with wait, once it has finished every picture */
+static void hand_out(struct es *es, int wait)
 {
 	struct es_deint *d = es->deint;
-	AVRational tb = av_buffersink_get_time_base(d->sink);
-	int full = d->nout == DEINT_OUTS;
+	struct deint_out out[DEINT_DONE];
+	int n;
 
-	if (d->rejected) {
-		AVFrame *f = d->rejected;
-
-		d->rejected = NULL;
-		av_buffer_unref(&f->opaque_ref);
-		es_video_emit(es, f, &d->job_info);
-	}
-	for (int i = 0; i < d->nout; i++)
-		emit_out(es, d->out[i], tb);
-	d->nout = 0;
-	for (AVFrame *out; full && (out = av_frame_alloc());) {
-		if (av_buffersink_get_frame(d->sink, out) < 0) {
-			av_frame_free(&out);
-			break;
-		}
-		emit_out(es, out, tb);
-	}
+	if (!d)
+		return;
+	if (d->threaded) {
+		pthread_mutex_lock(&d->lock);
+		while (wait && (d->busy || d->njobs))
+			pthread_cond_wait(&d->cond, &d->lock);
+		n = take_done(d, out);
+		pthread_mutex_unlock(&d->lock);
+	} else
+		n = take_done(d, out);
+	emit_done(es, out, n);
 }
 
 void es_deint_poll(struct es *es)
 {
-	if (es->deint && idle(es->deint, 0))
-		hand_out(es);
+	hand_out(es, 0);
 }
 
 void es_deint_settle(struct es *es)
 {
-	if (es->deint) {
-		idle(es->deint, 1);
-		hand_out(es);
-	}
+	hand_out(es, 1);
 }
 
 void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info)
 {
 	struct es_deint *d = es->deint;
+	struct deint_out job = { .f = f, .info = *info }, out[DEINT_DONE];
+	int n;
 
-	es_deint_settle(es); /* the previous picture's first */
 	if (d && (d->w != f->width || d->h != f->height || d->fmt != f->format ||
 		  av_cmp_q(d->sar, f->sample_aspect_ratio) != 0))
 		es_deint_drain(es);
@@ -233,21 +259,26 @@ void es_deint_frame(struct es *es, AVFrame *f, const struct es_frame_info *info)
 	av_buffer_unref(&f->opaque_ref);
 	f->opaque_ref = d ? av_buffer_alloc(sizeof(*info)) : NULL;
 	if (!f->opaque_ref) {
+		hand_out(es, 1); /* the earlier pictures first */
 		es_video_emit(es, f, info); /* no filter: the picture as decoded */
 		return;
 	}
 	memcpy(f->opaque_ref->data, info, sizeof(*info));
-	d->job = f;
-	d->job_info = *info;
 	if (!d->threaded) {
-		run(d);
-		hand_out(es);
+		d->ndone = run(d, &job, d->done);
+		hand_out(es, 0);
 		return;
 	}
+	/* what is done leaves with the new job's entry, so that at most DEINT_JOBS + 1 pictures
+	   can finish before the next hand-out: done[] never overflows */
 	pthread_mutex_lock(&d->lock);
-	d->busy = 1;
+	while (d->njobs == DEINT_JOBS)
+		pthread_cond_wait(&d->cond, &d->lock);
+	n = take_done(d, out);
+	d->jobs[d->njobs++] = job;
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
+	emit_done(es, out, n);
 }
 
 AVFrame *es_deint_alone(AVFrame *f)
@@ -280,17 +311,14 @@ void es_deint_drain(struct es *es)
 
 	if (!d)
 		return;
-	idle(d, 1);
-	hand_out(es);
+	hand_out(es, 1); /* the filter's thread is idle from here: the graph is ours */
 	if (av_buffersrc_add_frame(d->src, NULL) == 0) {
-		AVRational tb = av_buffersink_get_time_base(d->sink);
-
 		for (AVFrame *out; (out = av_frame_alloc());) {
 			if (av_buffersink_get_frame(d->sink, out) < 0) {
 				av_frame_free(&out);
 				break;
 			}
-			emit_out(es, out, tb);
+			emit_out(es, out, d->out_tb);
 		}
 	}
 	es_deint_free(es);
@@ -305,19 +333,17 @@ void es_deint_free(struct es *es)
 		return;
 	if (d->threaded) {
 		pthread_mutex_lock(&d->lock);
-		while (d->busy)
-			pthread_cond_wait(&d->cond, &d->lock);
-		d->quit = 1;
+		d->quit = 1; /* the waiting pictures are not started */
 		pthread_cond_broadcast(&d->cond);
 		pthread_mutex_unlock(&d->lock);
 		pthread_join(d->thread, NULL);
 		pthread_cond_destroy(&d->cond);
 		pthread_mutex_destroy(&d->lock);
 	}
-	av_frame_free(&d->job);
-	av_frame_free(&d->rejected);
-	for (int i = 0; i < d->nout; i++)
-		av_frame_free(&d->out[i]);
+	for (int i = 0; i < d->njobs; i++)
+		av_frame_free(&d->jobs[i].f);
+	for (int i = 0; i < d->ndone; i++)
+		av_frame_free(&d->done[i].f);
 	avfilter_graph_free(&d->g);
 	free(d);
 	es->deint = NULL;
