@@ -113,6 +113,8 @@ static char *ask(const struct sockaddr_un *sa, const char *command, size_t *out_
 	if (fd < 0 || connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) != 0) {
 		fprintf(stderr, "ffdvbctl: ffdvbd is not running at %s: %s\n", sa->sun_path,
 			strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	if (write_all(fd, command, strlen(command)) != 0) {
@@ -228,7 +230,7 @@ static int osd_dump(const struct sockaddr_un *sa, const char *dir)
 		}
 		snprintf(path, sizeof(path), "%s/window-%d.png", dir, win);
 		f = new_file(path, tmp, sizeof(tmp));
-		if (!f || commit_file(f, png_write_argb(f, (const uint32_t *)(a + hdr + 1), w, h),
+		if (!f || commit_file(f, png_write_argb(f, a + hdr + 1, w, h),
 				      tmp, path)) {
 			if (!f)
 				fprintf(stderr, "ffdvbctl: writing %s: %s\n", path, strerror(errno));
@@ -349,8 +351,12 @@ int main(int argc, char **argv)
 
 	if (!answer)
 		return 1;
-	if (shot)
-		return write_file(shot, answer, len);
+	if (shot) {
+		int r = write_file(shot, answer, len);
+
+		free(answer);
+		return r;
+	}
 	fwrite(answer, 1, len, stdout);
 	free(answer);
 	return fflush(stdout) == 0 ? 0 : 1;

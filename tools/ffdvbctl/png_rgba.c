@@ -29,7 +29,7 @@ static int chunk(FILE *f, const char *type, const uint8_t *data, uint32_t len)
 		       : -EIO;
 }
 
-int png_write_argb(FILE *f, const uint32_t *argb, int w, int h)
+int png_write_argb(FILE *f, const void *argb, int w, int h)
 {
 	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	size_t rowlen = 1 + 4 * (size_t)w, rawlen = rowlen * (size_t)h;
@@ -45,7 +45,9 @@ int png_write_argb(FILE *f, const uint32_t *argb, int w, int h)
 
 		row[0] = 0; /* filter: none */
 		for (int x = 0; x < w; x++) {
-			uint32_t p = argb[(size_t)y * (size_t)w + (size_t)x];
+			uint32_t p;
+
+			memcpy(&p, (const uint8_t *)argb + 4 * ((size_t)y * (size_t)w + (size_t)x), 4);
 
 			row[1 + 4 * x] = (uint8_t)(p >> 16);
 			row[2 + 4 * x] = (uint8_t)(p >> 8);

@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Writes w x h pixels to f. Returns 0 or -errno. */
-int png_write_argb(FILE *f, const uint32_t *argb, int w, int h);
+/* Writes w x h pixels to f: 32-bit ARGB in host order, at any alignment (osd-dump's come
+ * after a text header). Returns 0 or -errno. */
+int png_write_argb(FILE *f, const void *argb, int w, int h);
 
 #endif
