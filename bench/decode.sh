@@ -51,14 +51,16 @@ if status != 0:
 print("%.0f %.0f" % ((time.monotonic() - t) * 1000, (ru.ru_utime + ru.ru_stime) * 1000))
 ' "$@"
 }
-median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 
 # ffmpeg's decode (plain, and deinterlaced by bwdif at field rate as ours does by default) and
-# ours (plain, bwdif per frame, bwdif per field) taking turns three times: the medians. A
+# ours (plain, bwdif per frame, bwdif per field) taking turns five times: the medians. A
 # single run moves by several % with what else the host does in that second, a deinterlaced
-# one of ours by up to a fifth (its filter runs on a third thread beside the decoder's).
+# one of ours by up to a fifth (its filter runs on a third thread beside the decoder's); in
+# ten back-to-back pairs the plain CPU ratio went from 0.87 to 1.22, and the median of three
+# rounds still moved by 0.1 from one bench run to the next. Five rounds take about 6 s more.
 FF_WALLS='' FF_CPUS='' FF_FIELDS='' RUNS=''
-for _ in 1 2 3; do
+for _ in 1 2 3 4 5; do
 	set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -f null -)
 	FF_WALLS="$FF_WALLS $1" FF_CPUS="$FF_CPUS $2"
 	set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -vf bwdif=mode=send_field:deint=interlaced -f null -)
@@ -69,15 +71,15 @@ $(BENCH_DEINTERLACE=$d "$BIN" throughput "$STREAM")"
 	done
 done
 # shellcheck disable=SC2086 # word lists
-FF_WALL=$(median3 $FF_WALLS) FF_CPU=$(median3 $FF_CPUS) FF_FIELD=$(median3 $FF_FIELDS)
+FF_WALL=$(median $FF_WALLS) FF_CPU=$(median $FF_CPUS) FF_FIELD=$(median $FF_FIELDS)
 echo "figure decode_ffmpeg_ms $FF_WALL ms"
 echo "figure decode_ffmpeg_cpu_ms $FF_CPU ms"
 echo "figure decode_ffmpeg_bwdif_field_ms $FF_FIELD ms"
-# each of our figures, the median of its three runs, in the order they came
+# each of our figures, the median of its five runs, in the order they came
 OURS=$(echo "$RUNS" | awk '$1 == "figure" && !seen[$2]++ { print $2, $4 }' |
 	while read -r name unit; do
 		# shellcheck disable=SC2046 # a word list
-		echo "figure $name $(median3 $(echo "$RUNS" | awk -v k="$name" '$2 == k { print $3 }')) $unit"
+		echo "figure $name $(median $(echo "$RUNS" | awk -v k="$name" '$2 == k { print $3 }')) $unit"
 	done)
 echo "$OURS"
 echo "$OURS" |
