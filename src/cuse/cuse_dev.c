@@ -46,7 +46,8 @@ int ffdvb_cuse_dev_received(struct ffdvb_cuse_dev *dev, int res)
 	}
 	struct fuse_buf *in = dev->in ? dev->in : &dev->fbuf;
 
-	if (!ffdvb_cuse_write_direct(dev, in, fuse_session_fd(dev->se)))
+	if (!ffdvb_cuse_write_direct(dev, in, fuse_session_fd(dev->se)) &&
+	    !ffdvb_cuse_ioctl_direct(dev, in, fuse_session_fd(dev->se)))
 		fuse_session_process_buf(dev->se, in);
 	dev->rx_payload = NULL;
 	return 1;

@@ -66,6 +66,7 @@ struct ffdvb_cuse_dev {
 	int rx_off;                  /* the kernel refused cuse_rx.c's read: libfuse's only */
 	size_t last_write;           /* size of the last write: a room is asked after large ones */
 	size_t write_done;           /* fed by ffdvb_cuse_write_direct, which then left it to libfuse */
+	unsigned int proto_minor;    /* the FUSE protocol the kernel speaks (libfuse's init) */
 	const struct ffdvb_node_ops *ops;
 	void *node;
 	char *devname;
@@ -127,6 +128,10 @@ static inline int cuse_reply_errno(fuse_req_t req, int err)
 /* cuse_ops.c: answers a write received in buf on fd (the session's) without libfuse when the
  * node finishes it at once; returns 1 when answered, 0 for libfuse to handle the request */
 int ffdvb_cuse_write_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *buf, int fd);
+/* cuse_ioctl.c: the first round of an ioctl with an argument (the retry that asks for it),
+ * answered on fd without libfuse, as ffdvb_cuse_write_direct answers a write; the node is not
+ * called in that round, so nothing can wait. Returns 1 when answered here. */
+int ffdvb_cuse_ioctl_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *buf, int fd);
 
 /* cuse_dev.c: what fuse_session_receive_buf returned (res) handled: 1 when a request was
  * processed; 0 for none, and a dead connection marked */

@@ -31,6 +31,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <linux/fuse.h>
+
 #include "cuse_fetch.h"
 
 /* the kernel refuses ioctl transfers above its max_pages (32 for CUSE) */
@@ -398,6 +400,39 @@ fault:
 	call->io.data_len = 0;
 	call->io.data_fault = 1;
 	return 0;
+}
+
+int ffdvb_cuse_ioctl_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *buf, int fd)
+{
+	const struct fuse_in_header *in = buf->mem;
+	const struct fuse_ioctl_in *ii = (const void *)(in + 1);
+	struct ffdvb_ioctl_layout lo;
+	struct fuse_out_header out = { .unique = 0 };
+	struct fuse_ioctl_out io = { .flags = FUSE_IOCTL_RETRY, .in_iovs = 1 };
+	struct fuse_ioctl_iovec arg[2];
+	struct iovec wire[3] = { { &out, sizeof(out) }, { &io, sizeof(io) }, { arg, sizeof(arg[0]) } };
+
+	/* FUSE_IOCTL_DIR goes to libfuse, which refuses it (CUSE has no directories) */
+	if ((buf->flags & FUSE_BUF_IS_FD) || buf->size < sizeof(*in) + sizeof(*ii) ||
+	    in->opcode != FUSE_IOCTL || in->len != buf->size || !ii->fh || !dev->ops->ioctl ||
+	    (ii->flags & FUSE_IOCTL_DIR) || dev->proto_minor < 16)
+		return 0;
+	ffdvb_marshal_layout(ii->cmd, !!(ii->flags & FUSE_IOCTL_COMPAT), &lo);
+	if (lo.user_size == 0 || ii->in_size >= lo.user_size)
+		return 0; /* not the argument's round */
+	/* what reply_retry asks for without extra regions */
+	arg[0] = (struct fuse_ioctl_iovec){ .base = ii->arg, .len = lo.user_size };
+	if (lo.copy_out) {
+		arg[1] = arg[0];
+		io.out_iovs = 1;
+		wire[2].iov_len += sizeof(arg[1]);
+	}
+	out.unique = in->unique;
+	out.len = (uint32_t)(sizeof(out) + sizeof(io) + wire[2].iov_len);
+	/* ENOENT: the caller was interrupted and the kernel dropped the request, as in libfuse */
+	if (writev(fd, wire, 3) < 0 && errno != ENOENT)
+		ffdvb_cuse_log(dev, "writing /dev/cuse: %s", strerror(errno));
+	return 1;
 }
 
 void ffdvb_cuse_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info *fi,

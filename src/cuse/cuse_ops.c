@@ -520,7 +520,16 @@ void ffdvb_cuse_notify_pollers(struct ffdvb_cuse_dev *dev)
 	}
 }
 
+/* the protocol libfuse agreed with the kernel: the direct ioctl reply needs 7.16's iovecs */
+static void cuse_init(void *userdata, struct fuse_conn_info *conn)
+{
+	struct ffdvb_cuse_dev *dev = userdata;
+
+	dev->proto_minor = conn->proto_minor;
+}
+
 const struct cuse_lowlevel_ops ffdvb_cuse_clop = {
+	.init = cuse_init,
 	.open = cuse_open,
 	.release = cuse_release,
 	.read = cuse_read,
