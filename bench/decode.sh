@@ -82,13 +82,22 @@ OURS=$(echo "$RUNS" | awk '$1 == "figure" && !seen[$2]++ { print $2, $4 }' |
 		echo "figure $name $(median $(echo "$RUNS" | awk -v k="$name" '$2 == k { print $3 }')) $unit"
 	done)
 echo "$OURS"
-echo "$OURS" |
-	awk -v ffw="$FF_WALL" -v ffc="$FF_CPU" -v fff="$FF_FIELD" '
-	$2 == "decode_ours_ms" { printf "figure decode_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }
-	$2 == "decode_ours_cpu_ms" { printf "figure decode_cpu_ffmpeg_vs_ours %.3f ratio\n", ffc / $3 }
-	$2 == "decode_ours_bwdif_ms" { printf "figure decode_bwdif_throughput_vs_ffmpeg %.3f ratio\n", ffw / $3 }
-	$2 == "decode_ours_bwdif_field_ms" {
-		printf "figure decode_bwdif_field_throughput_vs_ffmpeg_bwdif_field %.3f ratio\n", fff / $3 }'
+# The ratios pair each round's runs, taken within a few seconds of each other: the median of
+# ffmpeg's figure over ours, round by round. The medians above, divided, can set ffmpeg's
+# quick moment against our slow one: 25 rounds of the plain pair on a busy host, in groups of
+# five, gave CPU ratios of 0.986-1.107 that way and 1.052-1.127 paired.
+paired() {
+	# shellcheck disable=SC2046 # a word list
+	set -- "$1" $(echo "$RUNS" | awk -v k="$3" -v a="$2" '
+		BEGIN { split(a, v, " ") } $2 == k && $3 > 0 { i++; printf "%.4f\n", v[i] / $3 }')
+	name=$1
+	shift
+	printf 'figure %s %.3f ratio\n' "$name" "$(median "$@")"
+}
+paired decode_throughput_vs_ffmpeg "$FF_WALLS" decode_ours_ms
+paired decode_cpu_ffmpeg_vs_ours "$FF_CPUS" decode_ours_cpu_ms
+paired decode_bwdif_throughput_vs_ffmpeg "$FF_WALLS" decode_ours_bwdif_ms
+paired decode_bwdif_field_throughput_vs_ffmpeg_bwdif_field "$FF_FIELDS" decode_ours_bwdif_field_ms
 "$BIN" realtime "$STREAM" $((SECS < 20 ? SECS : 20))
 "$BIN" zap "$STREAM"
 
