@@ -59,16 +59,25 @@ median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 # one of ours by up to a fifth (its filter runs on a third thread beside the decoder's); in
 # ten back-to-back pairs the plain CPU ratio went from 0.87 to 1.22, and the median of three
 # rounds still moved by 0.1 from one bench run to the next. Five rounds take about 6 s more.
+# Each comparison's two runs come one right after the other, in turns: ffmpeg's first in odd
+# rounds, ours first in even ones.
 FF_WALLS='' FF_CPUS='' FF_FIELDS='' RUNS=''
-for _ in 1 2 3 4 5; do
+ours() { RUNS="$RUNS
+$(BENCH_DEINTERLACE=$1 "$BIN" throughput "$STREAM")"; }
+ff_plain() {
 	set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -f null -)
 	FF_WALLS="$FF_WALLS $1" FF_CPUS="$FF_CPUS $2"
+}
+ff_field() {
 	set -- $(timed ffmpeg -nostdin -threads 1 -i "$STREAM" -vf bwdif=mode=send_field:deint=interlaced -f null -)
 	FF_FIELDS="$FF_FIELDS $1"
-	for d in no frame field; do
-		RUNS="$RUNS
-$(BENCH_DEINTERLACE=$d "$BIN" throughput "$STREAM")"
-	done
+}
+for round in 1 2 3 4 5; do
+	if [ $((round % 2)) = 1 ]; then
+		ff_plain; ours no; ours frame; ff_field; ours field
+	else
+		ours frame; ours no; ff_plain; ours field; ff_field
+	fi
 done
 # shellcheck disable=SC2086 # word lists
 FF_WALL=$(median $FF_WALLS) FF_CPU=$(median $FF_CPUS) FF_FIELD=$(median $FF_FIELDS)
