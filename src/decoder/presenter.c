@@ -802,7 +802,8 @@ static void turn(struct pres *p)
 				return;
 		} else if (nothing_left(p, video_moving, audio_on)) {
 			/* the same 10x once nothing is left to play (the video ended): time moving
-			   on at once made 200 000 empty turns a second, a whole CPU */
+			   on at once made 190 000-380 000 empty turns in a 0.3 s bench run, a whole
+			   CPU until more data came */
 			timed_wait(dec, 1000000);
 			if (dec->quit)
 				return;
