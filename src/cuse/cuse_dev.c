@@ -3,8 +3,9 @@
  * wake-ups and teardown.
  *
  * The session is driven from the daemon's single-threaded libevent loop (fuse_session_fd +
- * fuse_session_receive_buf/process_buf; writes the node finishes at once are answered without
- * libfuse, ffdvb_cuse_write_direct), not cuse_lowlevel_main(): all node state lives on one
+ * fuse_session_receive_buf/process_buf; writes the node finishes at once and the first round
+ * of an ioctl are answered without libfuse, ffdvb_cuse_write_direct and
+ * ffdvb_cuse_ioctl_direct), not cuse_lowlevel_main(): all node state lives on one
  * thread without locks. libfuse's multi-threaded loop was said to cost about 4.5x the round
  * trip on 2 cores; bench/run.sh core measures it against the single-threaded one on a bare
  * device (1.04-1.11x here), so threads would buy nothing for the locks they need. libfuse's
@@ -45,9 +46,9 @@ int ffdvb_cuse_dev_received(struct ffdvb_cuse_dev *dev, int res)
 		return 0;
 	}
 	struct fuse_buf *in = dev->in ? dev->in : &dev->fbuf;
+	int fd = fuse_session_fd(dev->se);
 
-	if (!ffdvb_cuse_write_direct(dev, in, fuse_session_fd(dev->se)) &&
-	    !ffdvb_cuse_ioctl_direct(dev, in, fuse_session_fd(dev->se)))
+	if (!ffdvb_cuse_write_direct(dev, in, fd) && !ffdvb_cuse_ioctl_direct(dev, in, fd))
 		fuse_session_process_buf(dev->se, in);
 	dev->rx_payload = NULL;
 	return 1;

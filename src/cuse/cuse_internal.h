@@ -128,6 +128,8 @@ static inline int cuse_reply_errno(fuse_req_t req, int err)
 /* cuse_ops.c: answers a write received in buf on fd (the session's) without libfuse when the
  * node finishes it at once; returns 1 when answered, 0 for libfuse to handle the request */
 int ffdvb_cuse_write_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *buf, int fd);
+/* An answer written to /dev/cuse (fd) without libfuse, as the two direct paths write theirs */
+void ffdvb_cuse_send(struct ffdvb_cuse_dev *dev, int fd, const struct iovec *iov, int n);
 /* cuse_ioctl.c: the first round of an ioctl with an argument (the retry that asks for it),
  * answered on fd without libfuse, as ffdvb_cuse_write_direct answers a write; the node is not
  * called in that round, so nothing can wait. Returns 1 when answered here. */

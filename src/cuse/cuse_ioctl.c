@@ -429,9 +429,7 @@ int ffdvb_cuse_ioctl_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *b
 	}
 	out.unique = in->unique;
 	out.len = (uint32_t)(sizeof(out) + sizeof(io) + wire[2].iov_len);
-	/* ENOENT: the caller was interrupted and the kernel dropped the request, as in libfuse */
-	if (writev(fd, wire, 3) < 0 && errno != ENOENT)
-		ffdvb_cuse_log(dev, "writing /dev/cuse: %s", strerror(errno));
+	ffdvb_cuse_send(dev, fd, wire, 3);
 	return 1;
 }
 

@@ -240,6 +240,13 @@ static void cuse_write(fuse_req_t req, const char *buf, size_t size, off_t off,
 	}
 }
 
+void ffdvb_cuse_send(struct ffdvb_cuse_dev *dev, int fd, const struct iovec *iov, int n)
+{
+	/* ENOENT: the caller was interrupted and the kernel dropped the request, as in libfuse */
+	if (writev(fd, iov, n) < 0 && errno != ENOENT)
+		ffdvb_cuse_log(dev, "writing /dev/cuse: %s", strerror(errno));
+}
+
 /* A write the node finishes at once, answered on the wire without libfuse: its dispatch
  * allocates a request, takes its session lock and builds the reply through several calls, in
  * all more instructions than the card's whole TS path for a 188-byte write, and in the TCG
@@ -283,9 +290,7 @@ int ffdvb_cuse_write_direct(struct ffdvb_cuse_dev *dev, const struct fuse_buf *b
 		out.error = -ffdvb_marshal_reply_errno((int)-err);
 		iov[0].iov_len = out.len;
 	}
-	/* ENOENT: the caller was interrupted and the kernel dropped the request, as in libfuse */
-	if (writev(fd, iov, out.error ? 1 : 2) < 0 && errno != ENOENT)
-		ffdvb_cuse_log(dev, "writing /dev/cuse: %s", strerror(errno));
+	ffdvb_cuse_send(dev, fd, iov, out.error ? 1 : 2);
 	return 1;
 }
 
